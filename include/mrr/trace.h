@@ -53,6 +53,8 @@ enum mrr_event_kind {
 /* Event flags. */
 #define MRR_EVF_BUFFERED 0x1u /* came from the in-process syscall buffer */
 #define MRR_EVF_SKIPPED 0x2u  /* syscall was suppressed by the recorder */
+#define MRR_EVF_TO_STDOUT 0x4u /* a write that reached mrr's stdout */
+#define MRR_EVF_TO_STDERR 0x8u /* a write that reached mrr's stderr */
 
 /* One range of memory the kernel (or the recorder) wrote into the task. */
 struct mrr_mem_write {

@@ -1,0 +1,75 @@
+/* Kind-specific event payloads (the `extra` bytes of struct mrr_event), as
+ * laid out on disk. Normative description: trace-format/FORMAT.md, section
+ * "Event payloads". All integers little-endian; structs have no implicit
+ * padding. Readers must check extra_len before using any of these.
+ */
+#ifndef MRR_CORE_EVENTS_H
+#define MRR_CORE_EVENTS_H
+
+#include <stdint.h>
+
+#define MRR_NREGS 27 /* struct user_regs_struct, as u64 words */
+
+/* MRR_EV_EXEC: the task's registers right after the new image started, the
+ * stored copies of the executable and its interpreter, then the path the
+ * program passed to execve (NUL-terminated, up to extra_len). The event's
+ * writes hold the initial stack, from rsp to the top of the stack. */
+struct mrr_exec_extra {
+	uint64_t regs[MRR_NREGS];
+	char exe_file[64];    /* stored name, NUL-terminated */
+	char interp_file[64]; /* stored name or "" */
+	/* char path[]; */
+};
+
+/* MRR_EV_SIGNAL: how the signal reached the task, then its siginfo. */
+enum mrr_signal_how {
+	MRR_SIG_SYNC = 1,       /* raised by an instruction (fault, trap) */
+	MRR_SIG_AT_SYSCALL = 2, /* delivered right after the task's last syscall */
+	MRR_SIG_FATAL = 3,      /* killed the task where it stood */
+};
+struct mrr_signal_extra {
+	uint32_t how; /* enum mrr_signal_how */
+	uint32_t pad;
+	uint8_t siginfo[128];
+};
+
+/* MRR_EV_SYSCALL for madvise and process_madvise on the program's own
+ * memory: the pages the kernel dropped, merged. */
+enum mrr_drop_precision {
+	MRR_DROP_PFN = 1,     /* from PFN changes: exact */
+	MRR_DROP_PRESENT = 2, /* from present/swapped bits only */
+	MRR_DROP_FORCED = 3,  /* MADV_FREE turned into an immediate drop */
+};
+enum mrr_drop_fill {
+	MRR_FILL_ZERO = 1,      /* private anonymous: reads as zeroes */
+	MRR_FILL_FILE = 2,      /* private file mapping: reads as the file */
+	MRR_FILL_KEEP = 3,      /* shared mapping: content unchanged */
+	MRR_FILL_HOLE = 4,      /* MADV_REMOVE punched a hole: zeroes */
+};
+struct mrr_drop_range {
+	uint64_t start;
+	uint64_t end;
+	uint32_t fill; /* enum mrr_drop_fill */
+	uint32_t pad;
+};
+struct mrr_madvise_extra {
+	uint32_t precision; /* enum mrr_drop_precision */
+	uint32_t nranges;
+	/* struct mrr_drop_range ranges[nranges]; */
+};
+
+/* MRR_EV_SYSCALL for mmap of a file: which stored file the mapping came
+ * from, so replay maps the same bytes. */
+struct mrr_mmap_extra {
+	char file[64];     /* stored name */
+	uint64_t size;     /* file size at record */
+	uint32_t shared;   /* MAP_SHARED */
+	uint32_t pad;
+};
+
+/* MRR_EV_RDTSC: nr is 0 for rdtsc, 1 for rdtscp; args[0] is the counter,
+ * args[1] the TSC_AUX value (rdtscp), args[2] the instruction length. */
+
+/* MRR_EV_EXIT: result is the wait status (as from waitpid). */
+
+#endif
