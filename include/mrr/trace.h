@@ -9,7 +9,7 @@
  * All functions returning int return 0 (or a documented non-negative value) on
  * success and a negative error code on failure: -errno for system errors, or
  * one of the MRR_E* codes below. Handles are not thread-safe; use one handle
- * per thread. Every *_free/*_abort accepts NULL.
+ * per thread. Every free, close and abort function accepts NULL.
  */
 #ifndef MRR_TRACE_H
 #define MRR_TRACE_H
@@ -191,7 +191,7 @@ MRR_WUR int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev);
 const char *mrr_trace_error_message(const mrr_trace_reader *r);
 
 /* Whether the trace was committed, and how it ended. For an uncommitted trace
- * opened with MRR_READER_FORCE, returns 0 and leaves *end/*message alone. */
+ * opened with MRR_READER_FORCE, returns 0 and leaves *end and *message alone. */
 int mrr_trace_committed(const mrr_trace_reader *r, enum mrr_trace_end *end,
 			const char **message);
 

@@ -1,0 +1,99 @@
+/* Pieces shared by the trace writer and reader. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mrr/trace.h"
+#include "trace/format.h"
+#include "trace/io.h"
+
+int trace_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t trace_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n =
+			pread(fd, p + done, len - done, (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int is_lower_hex(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
+
+int trace_valid_stored_name(const char *name)
+{
+	size_t i, n;
+
+	if (!name)
+		return 0;
+	for (i = 0; i < 16; i++) {
+		if (!is_lower_hex(name[i]))
+			return 0;
+	}
+	if (name[16] != '-')
+		return 0;
+	name += 17;
+	for (n = 0; name[n]; n++) {
+		if (n == 16 || !is_lower_hex(name[n]))
+			return 0;
+	}
+	if (n == 0 || (n > 1 && name[0] == '0'))
+		return 0;
+	return 1;
+}
+
+const char *mrr_trace_strerror(int code)
+{
+	switch (code) {
+	case 0:
+		return "success";
+	case MRR_E_NOT_TRACE:
+		return "not an mrr trace";
+	case MRR_E_INCOMPLETE:
+		return "trace is incomplete";
+	case MRR_E_VERSION:
+		return "unsupported trace format version";
+	case MRR_E_CORRUPT:
+		return "trace is corrupt";
+	case MRR_E_TOO_BIG:
+		return "event exceeds the trace format's limits";
+	default:
+		if (code < 0 && code > -4096)
+			return strerror(-code);
+		return "unknown error";
+	}
+}

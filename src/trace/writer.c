@@ -1,0 +1,648 @@
+/* Trace writer: header at create, chunks of events as they fill, stored files
+ * on demand, and the commit last (trace-format/FORMAT.md). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <dirent.h>
+
+#include <zstd.h>
+
+#include "mrr/trace.h"
+#include "trace/format.h"
+#include "trace/io.h"
+#include "trace/xxh64.h"
+
+/* A file stored earlier, remembered so that storing it again skips hashing. */
+struct stored_memo {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+	char name[MRR_STORED_NAME_MAX];
+};
+
+struct mrr_trace_writer {
+	int dir_fd;
+	int files_fd;
+	int events_fd;
+	unsigned flags;
+	int err; /* sticky: once a write failed, the trace cannot be committed
+		  */
+
+	uint64_t next_seq;
+	uint64_t chunk_first_seq;
+	uint32_t chunk_events;
+	uint64_t chunks;
+	uint64_t stream_len;
+	uint64_t header_check;
+
+	uint8_t *raw;
+	size_t raw_len;
+	size_t raw_cap;
+	uint8_t *out;
+	size_t out_cap;
+	ZSTD_CCtx *cctx;
+
+	struct stored_memo *memo;
+	size_t nmemo;
+	size_t memo_cap;
+	unsigned tmp_counter;
+};
+
+static int ensure_cap(uint8_t **buf, size_t *cap, size_t need)
+{
+	size_t ncap = *cap ? *cap : 4096;
+	uint8_t *nbuf;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap = ncap * 2 > ncap ? ncap * 2 : need;
+	nbuf = realloc(*buf, ncap);
+	if (!nbuf)
+		return -ENOMEM;
+	*buf = nbuf;
+	*cap = ncap;
+	return 0;
+}
+
+/* Returns 0 if dir was created or is an empty directory, else -EEXIST or
+ * -errno. */
+static int make_empty_dir(const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	if (mkdir(dir, 0755) == 0)
+		return 0;
+	if (errno != EEXIST)
+		return -errno;
+	d = opendir(dir);
+	if (!d)
+		return errno == ENOTDIR ? -EEXIST : -errno;
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			ret = -EEXIST;
+			break;
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+static size_t str_field_len(const char *s)
+{
+	return s ? strlen(s) + 1 : 1;
+}
+
+static void copy_fixed(uint8_t *dst, const char *src, size_t size)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memset(dst, 0, size);
+	memcpy(dst, src, n);
+}
+
+static int write_header(mrr_trace_writer *w, const struct mrr_trace_info *info)
+{
+	size_t cwd_len = str_field_len(info->cwd);
+	size_t exe_len = str_field_len(info->exe);
+	size_t argv_len = info->argv ? info->argv_len : 0;
+	size_t env_len = info->env ? info->env_len : 0;
+	size_t total;
+	uint8_t *buf, *p;
+	int fd, ret;
+
+	if (cwd_len > TRACE_STRING_MAX || exe_len > TRACE_STRING_MAX ||
+	    argv_len > TRACE_STRING_MAX || env_len > TRACE_STRING_MAX)
+		return MRR_E_TOO_BIG;
+	if ((argv_len && info->argv[argv_len - 1]) ||
+	    (env_len && info->env[env_len - 1]))
+		return -EINVAL;
+	total = TRACE_HEADER_FIXED + cwd_len + exe_len + argv_len + env_len + 8;
+	buf = calloc(1, total);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, TRACE_HEADER_MAGIC, 8);
+	put_le32(buf + 8, MRR_TRACE_FORMAT_VERSION);
+	put_le32(buf + 12, (uint32_t)total);
+	put_le32(buf + 16, info->flags);
+	put_le32(buf + 20, info->syscallbuf_abi);
+	put_le64(buf + 24, (uint64_t)info->start_time_ns);
+	copy_fixed(buf + 32, info->mrr_version, sizeof(info->mrr_version));
+	copy_fixed(buf + 64, info->kernel, sizeof(info->kernel));
+	copy_fixed(buf + 192, info->cpu, sizeof(info->cpu));
+	put_le32(buf + 320, (uint32_t)cwd_len);
+	put_le32(buf + 324, (uint32_t)exe_len);
+	put_le32(buf + 328, (uint32_t)argv_len);
+	put_le32(buf + 332, (uint32_t)env_len);
+	p = buf + TRACE_HEADER_FIXED;
+	if (info->cwd)
+		memcpy(p, info->cwd, cwd_len);
+	p += cwd_len;
+	if (info->exe)
+		memcpy(p, info->exe, exe_len);
+	p += exe_len;
+	if (argv_len)
+		memcpy(p, info->argv, argv_len);
+	p += argv_len;
+	if (env_len)
+		memcpy(p, info->env, env_len);
+	p += env_len;
+	w->header_check = trace_xxh64(buf, total - 8, 0);
+	put_le64(p, w->header_check);
+
+	/* Written under a temporary name so that "header" is whole or absent.
+	 */
+	fd = openat(w->dir_fd, TRACE_HEADER_TMP,
+		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	ret = trace_write_all(fd, buf, total);
+	if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(fd))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		goto out_free;
+	if (renameat(w->dir_fd, TRACE_HEADER_TMP, w->dir_fd, TRACE_HEADER_NAME))
+		ret = -errno;
+out_free:
+	free(buf);
+	return ret;
+}
+
+int mrr_trace_writer_create(const char *dir, const struct mrr_trace_info *info,
+			    unsigned flags, mrr_trace_writer **out)
+{
+	mrr_trace_writer *w;
+	int ret;
+
+	*out = NULL;
+	if (!dir || !info || (flags & ~MRR_WRITER_SYNC))
+		return -EINVAL;
+	ret = make_empty_dir(dir);
+	if (ret)
+		return ret;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->flags = flags;
+	w->files_fd = -1;
+	w->events_fd = -1;
+	w->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->dir_fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	if (mkdirat(w->dir_fd, TRACE_FILES_DIR, 0755)) {
+		ret = -errno;
+		goto out_free;
+	}
+	w->files_fd = openat(w->dir_fd, TRACE_FILES_DIR,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->files_fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	/* The stream exists before the header, so a trace with a header
+	 * always has a stream. */
+	w->events_fd = openat(w->dir_fd, TRACE_EVENTS_NAME,
+			      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (w->events_fd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	w->cctx = ZSTD_createCCtx();
+	if (!w->cctx) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (ZSTD_isError(
+		    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag,
+						1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(
+		    w->cctx, ZSTD_c_compressionLevel, TRACE_ZSTD_LEVEL))) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	ret = write_header(w, info);
+	if (ret)
+		goto out_free;
+	*out = w;
+	return 0;
+out_free:
+	mrr_trace_writer_abort(w);
+	return ret;
+}
+
+/* Compresses the buffered events into one chunk and writes it with one write
+ * loop, so a crash leaves at most this chunk torn. */
+static int write_chunk(mrr_trace_writer *w)
+{
+	size_t bound, clen;
+	uint8_t *hdr;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	if (!w->chunk_events)
+		return 0;
+	bound = ZSTD_compressBound(w->raw_len);
+	ret = ensure_cap(&w->out, &w->out_cap, TRACE_CHUNK_HDR + bound);
+	if (ret)
+		return ret;
+	clen = ZSTD_compress2(w->cctx, w->out + TRACE_CHUNK_HDR, bound, w->raw,
+			      w->raw_len);
+	if (ZSTD_isError(clen) || clen > UINT32_MAX)
+		return -EIO;
+	hdr = w->out;
+	put_le32(hdr, TRACE_CHUNK_MAGIC);
+	put_le32(hdr + 4, (uint32_t)clen);
+	put_le32(hdr + 8, (uint32_t)w->raw_len);
+	put_le32(hdr + 12, w->chunk_events);
+	put_le64(hdr + 16, w->chunk_first_seq);
+	put_le32(hdr + 24,
+		 (uint32_t)trace_xxh64(w->out + TRACE_CHUNK_HDR, clen, 0));
+	put_le32(hdr + 28, (uint32_t)trace_xxh64(hdr, 28, 0));
+	ret = trace_write_all(w->events_fd, w->out, TRACE_CHUNK_HDR + clen);
+	if (ret) {
+		w->err = ret;
+		return ret;
+	}
+	w->stream_len += TRACE_CHUNK_HDR + clen;
+	w->chunks++;
+	w->raw_len = 0;
+	w->chunk_events = 0;
+	w->chunk_first_seq = w->next_seq;
+	/* A big event's buffers are not kept around for the small ones. */
+	if (w->raw_cap > 4 * TRACE_CHUNK_TARGET) {
+		free(w->raw);
+		w->raw = NULL;
+		w->raw_cap = 0;
+		free(w->out);
+		w->out = NULL;
+		w->out_cap = 0;
+	}
+	return 0;
+}
+
+static int check_event(const struct mrr_event *ev, uint64_t *size)
+{
+	uint64_t data = ev->extra_len;
+
+	if (ev->kind < MRR_EV_EXEC || ev->kind > MRR_EV_KIND_MAX ||
+	    (ev->flags & ~TRACE_KNOWN_EVF))
+		return -EINVAL;
+	if (ev->nwrites > MRR_MAX_WRITES_PER_EVENT ||
+	    ev->extra_len > MRR_MAX_EXTRA_BYTES)
+		return MRR_E_TOO_BIG;
+	if ((ev->nwrites && !ev->writes) || (ev->extra_len && !ev->extra))
+		return -EINVAL;
+	for (uint32_t i = 0; i < ev->nwrites; i++) {
+		const struct mrr_mem_write *mw = &ev->writes[i];
+
+		if (mw->len && !mw->data)
+			return -EINVAL;
+		if (mw->addr + mw->len < mw->addr && mw->addr + mw->len != 0)
+			return -EINVAL;
+		if (mw->len > MRR_MAX_EVENT_BYTES)
+			return MRR_E_TOO_BIG;
+		data += mw->len;
+		if (data > MRR_MAX_EVENT_BYTES)
+			return MRR_E_TOO_BIG;
+	}
+	*size = data + 14 * 10 + (uint64_t)ev->nwrites * 20;
+	return 0;
+}
+
+int mrr_trace_writer_append(mrr_trace_writer *w, const struct mrr_event *ev,
+			    uint64_t *seq_out)
+{
+	uint64_t size;
+	uint8_t *p;
+	int ret;
+
+	if (w->err)
+		return w->err;
+	ret = check_event(ev, &size);
+	if (ret)
+		return ret;
+	if (w->chunk_events && (w->raw_len + size > TRACE_CHUNK_TARGET ||
+				w->chunk_events == UINT32_MAX)) {
+		ret = write_chunk(w);
+		if (ret)
+			return ret;
+	}
+	ret = ensure_cap(&w->raw, &w->raw_cap, w->raw_len + size);
+	if (ret)
+		return ret;
+	p = w->raw + w->raw_len;
+	p += put_varint(p, ev->kind);
+	p += put_varint(p, ev->flags);
+	p += put_varint(p, zigzag(ev->tid));
+	p += put_varint(p, ev->ip);
+	p += put_varint(p, zigzag(ev->nr));
+	for (int i = 0; i < 6; i++)
+		p += put_varint(p, ev->args[i]);
+	p += put_varint(p, zigzag(ev->result));
+	p += put_varint(p, ev->nwrites);
+	p += put_varint(p, ev->extra_len);
+	for (uint32_t i = 0; i < ev->nwrites; i++) {
+		p += put_varint(p, ev->writes[i].addr);
+		p += put_varint(p, ev->writes[i].len);
+	}
+	if (ev->extra_len) {
+		memcpy(p, ev->extra, ev->extra_len);
+		p += ev->extra_len;
+	}
+	for (uint32_t i = 0; i < ev->nwrites; i++) {
+		if (ev->writes[i].len) {
+			memcpy(p, ev->writes[i].data, ev->writes[i].len);
+			p += ev->writes[i].len;
+		}
+	}
+	w->raw_len = (size_t)(p - w->raw);
+	if (!w->chunk_events)
+		w->chunk_first_seq = w->next_seq;
+	w->chunk_events++;
+	if (seq_out)
+		*seq_out = w->next_seq;
+	w->next_seq++;
+	if (w->raw_len >= TRACE_CHUNK_TARGET)
+		return write_chunk(w);
+	return 0;
+}
+
+int mrr_trace_writer_flush(mrr_trace_writer *w)
+{
+	return write_chunk(w);
+}
+
+uint64_t mrr_trace_writer_events(const mrr_trace_writer *w)
+{
+	return w->next_seq;
+}
+
+/* Copies src_fd (at offset 0) into dst_fd, hashing what it copies. */
+static int copy_and_hash(int src_fd, int dst_fd, struct trace_xxh64_state *st,
+			 uint64_t *size)
+{
+	size_t cap = 1 << 20;
+	uint8_t *buf = malloc(cap);
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	*size = 0;
+	for (;;) {
+		ssize_t n = read(src_fd, buf, cap);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		trace_xxh64_update(st, buf, (size_t)n);
+		ret = trace_write_all(dst_fd, buf, (size_t)n);
+		if (ret)
+			break;
+		*size += (uint64_t)n;
+	}
+	free(buf);
+	return ret;
+}
+
+static int hash_fd(int fd, struct trace_xxh64_state *st, uint64_t *size)
+{
+	size_t cap = 1 << 20;
+	uint8_t *buf = malloc(cap);
+	off_t off = 0;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = pread(fd, buf, cap, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = -errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		trace_xxh64_update(st, buf, (size_t)n);
+		off += n;
+	}
+	*size = (uint64_t)off;
+	free(buf);
+	return ret;
+}
+
+static const struct stored_memo *memo_find(const mrr_trace_writer *w,
+					   const struct stat *st)
+{
+	for (size_t i = 0; i < w->nmemo; i++) {
+		const struct stored_memo *m = &w->memo[i];
+
+		if (m->dev == st->st_dev && m->ino == st->st_ino &&
+		    m->size == st->st_size &&
+		    m->mtime.tv_sec == st->st_mtim.tv_sec &&
+		    m->mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return m;
+	}
+	return NULL;
+}
+
+static void memo_add(mrr_trace_writer *w, const struct stat *st,
+		     const char *name)
+{
+	struct stored_memo *m;
+
+	if (w->nmemo == w->memo_cap) {
+		size_t ncap = w->memo_cap ? w->memo_cap * 2 : 16;
+		struct stored_memo *nm = realloc(w->memo, ncap * sizeof(*nm));
+
+		if (!nm)
+			return; /* only an optimisation */
+		w->memo = nm;
+		w->memo_cap = ncap;
+	}
+	m = &w->memo[w->nmemo++];
+	m->dev = st->st_dev;
+	m->ino = st->st_ino;
+	m->size = st->st_size;
+	m->mtime = st->st_mtim;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+}
+
+int mrr_trace_writer_store_file(mrr_trace_writer *w, const char *local_path,
+				char name_out[MRR_STORED_NAME_MAX])
+{
+	struct trace_xxh64_state hs;
+	char tmp[64], proc[64], name[MRR_STORED_NAME_MAX];
+	const struct stored_memo *m;
+	struct stat st;
+	uint64_t size = 0;
+	int src_fd, dst_fd = -1, ret;
+	int linked = 0;
+
+	if (w->err)
+		return w->err;
+	src_fd = open(local_path, O_RDONLY | O_CLOEXEC);
+	if (src_fd < 0)
+		return -errno;
+	if (fstat(src_fd, &st)) {
+		ret = -errno;
+		goto out_close_src;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		goto out_close_src;
+	}
+	m = memo_find(w, &st);
+	if (m) {
+		memcpy(name_out, m->name, MRR_STORED_NAME_MAX);
+		ret = 0;
+		goto out_close_src;
+	}
+	snprintf(tmp, sizeof(tmp), ".tmp.%d.%u", (int)getpid(),
+		 w->tmp_counter++);
+	/* Link the very inode we opened, then name it by what it holds. */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", src_fd);
+	trace_xxh64_init(&hs, 0);
+	if (linkat(AT_FDCWD, proc, w->files_fd, tmp, AT_SYMLINK_FOLLOW) == 0) {
+		linked = 1;
+		ret = hash_fd(src_fd, &hs, &size);
+		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(src_fd))
+			ret = -errno;
+	} else {
+		dst_fd = openat(w->files_fd, tmp,
+				O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444);
+		if (dst_fd < 0) {
+			ret = -errno;
+			goto out_close_src;
+		}
+		ret = copy_and_hash(src_fd, dst_fd, &hs, &size);
+		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(dst_fd))
+			ret = -errno;
+		close(dst_fd);
+	}
+	if (ret)
+		goto out_unlink;
+	snprintf(name, sizeof(name), "%016" PRIx64 "-%" PRIx64,
+		 trace_xxh64_digest(&hs), size);
+	if (renameat(w->files_fd, tmp, w->files_fd, name)) {
+		ret = -errno;
+		goto out_unlink;
+	}
+	/* rename() of two links to one inode does nothing. */
+	if (linked)
+		unlinkat(w->files_fd, tmp, 0);
+	memcpy(name_out, name, MRR_STORED_NAME_MAX);
+	if ((uint64_t)st.st_size == size)
+		memo_add(w, &st, name);
+	close(src_fd);
+	return 0;
+out_unlink:
+	unlinkat(w->files_fd, tmp, 0);
+out_close_src:
+	close(src_fd);
+	return ret;
+}
+
+static int write_commit(mrr_trace_writer *w, enum mrr_trace_end end,
+			const char *message)
+{
+	size_t mlen = message ? strnlen(message, TRACE_MESSAGE_MAX) : 0;
+	size_t total = TRACE_COMMIT_FIXED + mlen + 8;
+	uint8_t buf[TRACE_COMMIT_FIXED + TRACE_MESSAGE_MAX + 8];
+	int fd, ret;
+
+	memcpy(buf, TRACE_COMMIT_MAGIC, 8);
+	put_le32(buf + 8, MRR_TRACE_FORMAT_VERSION);
+	put_le32(buf + 12, (uint32_t)end);
+	put_le64(buf + 16, w->next_seq);
+	put_le64(buf + 24, w->chunks);
+	put_le64(buf + 32, w->stream_len);
+	put_le64(buf + 40, w->header_check);
+	put_le32(buf + 48, (uint32_t)mlen);
+	if (mlen)
+		memcpy(buf + TRACE_COMMIT_FIXED, message, mlen);
+	put_le64(buf + TRACE_COMMIT_FIXED + mlen,
+		 trace_xxh64(buf, TRACE_COMMIT_FIXED + mlen, 0));
+
+	fd = openat(w->dir_fd, TRACE_COMMIT_TMP,
+		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	ret = trace_write_all(fd, buf, total);
+	if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(fd))
+		ret = -errno;
+	close(fd);
+	if (ret)
+		return ret;
+	if (renameat(w->dir_fd, TRACE_COMMIT_TMP, w->dir_fd, TRACE_COMMIT_NAME))
+		return -errno;
+	if ((w->flags & MRR_WRITER_SYNC) && fsync(w->dir_fd))
+		return -errno;
+	return 0;
+}
+
+int mrr_trace_writer_finish(mrr_trace_writer *w, enum mrr_trace_end end,
+			    const char *message)
+{
+	int ret;
+
+	if (!w)
+		return -EINVAL;
+	if (end < MRR_END_COMPLETE || end > MRR_END_ERROR) {
+		ret = -EINVAL;
+		goto out_free;
+	}
+	ret = write_chunk(w);
+	if (ret)
+		goto out_free;
+	if (w->flags & MRR_WRITER_SYNC) {
+		if (fsync(w->events_fd) || fsync(w->files_fd) ||
+		    fsync(w->dir_fd)) {
+			ret = -errno;
+			goto out_free;
+		}
+	}
+	ret = write_commit(w, end, message);
+out_free:
+	mrr_trace_writer_abort(w);
+	return ret;
+}
+
+void mrr_trace_writer_abort(mrr_trace_writer *w)
+{
+	if (!w)
+		return;
+	if (w->events_fd >= 0)
+		close(w->events_fd);
+	if (w->files_fd >= 0)
+		close(w->files_fd);
+	if (w->dir_fd >= 0)
+		close(w->dir_fd);
+	ZSTD_freeCCtx(w->cctx);
+	free(w->raw);
+	free(w->out);
+	free(w->memo);
+	free(w);
+}
