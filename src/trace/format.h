@@ -22,7 +22,7 @@
 /* Header file: magic, version and the trailing checksum are the same in every
  * format version; the rest is version 1's layout. */
 #define TRACE_HEADER_MAGIC "MRRTRACE"
-#define TRACE_HEADER_FIXED 336u	       /* bytes before the variable strings */
+#define TRACE_HEADER_FIXED 352u	       /* bytes before the variable strings */
 #define TRACE_HEADER_MAX   (64u << 20) /* whole header file */
 #define TRACE_STRING_MAX   (16u << 20) /* cwd, exe, argv or env */
 

@@ -167,23 +167,23 @@ static int parse_header(mrr_trace_reader *r, size_t len, char *errbuf,
 	}
 	if (len < TRACE_HEADER_FIXED + 8 || get_le32(h + 12) != len)
 		goto corrupt;
-	cwd_len = get_le32(h + 320);
-	exe_len = get_le32(h + 324);
-	argv_len = get_le32(h + 328);
-	env_len = get_le32(h + 332);
+	cwd_len = get_le32(h + 336);
+	exe_len = get_le32(h + 340);
+	argv_len = get_le32(h + 344);
+	env_len = get_le32(h + 348);
 	total = (uint64_t)TRACE_HEADER_FIXED + cwd_len + exe_len + argv_len +
 		env_len + 8;
 	if (total != len)
 		goto corrupt;
-	if (h[32 + 31] || h[64 + 127] || h[192 + 127])
+	if (h[48 + 31] || h[80 + 127] || h[208 + 127])
 		goto corrupt;
 	r->info.format_version = version;
 	r->info.flags = get_le32(h + 16);
 	r->info.syscallbuf_abi = get_le32(h + 20);
 	r->info.start_time_ns = (int64_t)get_le64(h + 24);
-	memcpy(r->info.mrr_version, h + 32, 32);
-	memcpy(r->info.kernel, h + 64, 128);
-	memcpy(r->info.cpu, h + 192, 128);
+	memcpy(r->info.mrr_version, h + 48, 32);
+	memcpy(r->info.kernel, h + 80, 128);
+	memcpy(r->info.cpu, h + 208, 128);
 	p = h + TRACE_HEADER_FIXED;
 	if (take_string(&p, cwd_len, &r->info.cwd) ||
 	    take_string(&p, exe_len, &r->info.exe))

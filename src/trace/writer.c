@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -136,13 +137,19 @@ static int write_header(mrr_trace_writer *w, const struct mrr_trace_info *info)
 	put_le32(buf + 16, info->flags);
 	put_le32(buf + 20, info->syscallbuf_abi);
 	put_le64(buf + 24, (uint64_t)info->start_time_ns);
-	copy_fixed(buf + 32, info->mrr_version, sizeof(info->mrr_version));
-	copy_fixed(buf + 64, info->kernel, sizeof(info->kernel));
-	copy_fixed(buf + 192, info->cpu, sizeof(info->cpu));
-	put_le32(buf + 320, (uint32_t)cwd_len);
-	put_le32(buf + 324, (uint32_t)exe_len);
-	put_le32(buf + 328, (uint32_t)argv_len);
-	put_le32(buf + 332, (uint32_t)env_len);
+	/* A random id makes every trace's header, and so the checksum the
+	 * commit repeats, unique: a commit cannot complete another trace. */
+	if (getrandom(buf + 32, 16, 0) != 16) {
+		ret = -EIO;
+		goto out_free;
+	}
+	copy_fixed(buf + 48, info->mrr_version, sizeof(info->mrr_version));
+	copy_fixed(buf + 80, info->kernel, sizeof(info->kernel));
+	copy_fixed(buf + 208, info->cpu, sizeof(info->cpu));
+	put_le32(buf + 336, (uint32_t)cwd_len);
+	put_le32(buf + 340, (uint32_t)exe_len);
+	put_le32(buf + 344, (uint32_t)argv_len);
+	put_le32(buf + 348, (uint32_t)env_len);
 	p = buf + TRACE_HEADER_FIXED;
 	if (info->cwd)
 		memcpy(p, info->cwd, cwd_len);

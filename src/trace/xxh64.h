@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 uint64_t trace_xxh64(const void *data, size_t len, uint64_t seed);
 
 /* Streaming form: init, update any number of times, digest (which leaves the
@@ -25,5 +29,9 @@ void trace_xxh64_init(struct trace_xxh64_state *st, uint64_t seed);
 void trace_xxh64_update(struct trace_xxh64_state *st, const void *data,
 			size_t len);
 uint64_t trace_xxh64_digest(const struct trace_xxh64_state *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
