@@ -1,0 +1,200 @@
+/* trace_edit: copies an mrr trace through the public trace API, changing one
+ * thing on the way, to make traces that a faithful replayer must reject.
+ *
+ *   trace_edit [--nr NR] [--nth K] [--result VALUE] IN OUT
+ *       Changes the result of the K-th (default first) SYSCALL event whose
+ *       syscall number is NR (default 1, write) to VALUE (default: the old
+ *       result minus one if it was positive, else plus one). Prints
+ *       "event SEQ: syscall NR result OLD -> NEW" on stdout.
+ *   trace_edit --truncate N IN OUT
+ *       Copies the first N events and leaves OUT uncommitted, as a recorder
+ *       that was killed would.
+ *
+ * OUT must not exist. Every stored file is copied, the header and the end
+ * status are kept. Exit status: 0 done, 1 error, 2 usage, 3 no such event.
+ */
+#include <mrr/trace.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct copy_files {
+	mrr_trace_reader *r;
+	mrr_trace_writer *w;
+	uint64_t count;
+};
+
+static int copy_one_file(const char *name, uint64_t size, void *arg)
+{
+	struct copy_files *c = arg;
+	char path[PATH_MAX], stored[MRR_STORED_NAME_MAX];
+	int ret;
+
+	ret = mrr_trace_file_path(c->r, name, path, sizeof(path));
+	if (ret) {
+		fprintf(stderr, "trace_edit: stored file %s: %s\n", name,
+			mrr_trace_strerror(ret));
+		return ret;
+	}
+	ret = mrr_trace_writer_store_file(c->w, path, stored);
+	if (ret) {
+		fprintf(stderr, "trace_edit: cannot store %s: %s\n", path,
+			mrr_trace_strerror(ret));
+		return ret;
+	}
+	/* Stored names come from the content, so replay finds the copy under
+	 * the name the events use. */
+	if (strcmp(stored, name)) {
+		fprintf(stderr, "trace_edit: %s was stored as %s\n", name,
+			stored);
+		return -EINVAL;
+	}
+	c->count++;
+	return 0;
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(s, &end, 0);
+	return errno || !*s || *end ? -1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: trace_edit [--nr NR] [--nth K] [--result "
+			"VALUE] IN OUT\n"
+			"       trace_edit --truncate N IN OUT\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1;
+	int have_result = 0, seen = 0, changed = 0, ret, i;
+	char errbuf[512];
+	mrr_trace_reader *r = NULL;
+	mrr_trace_writer *w = NULL;
+	struct copy_files files;
+	struct mrr_event ev;
+	enum mrr_trace_end end = MRR_END_COMPLETE;
+	const char *message = NULL;
+	uint64_t seq, copied = 0;
+
+	for (i = 1; i < argc && argv[i][0] == '-'; i += 2) {
+		int64_t *slot;
+
+		if (i + 1 >= argc)
+			usage();
+		if (!strcmp(argv[i], "--nr")) {
+			slot = &nr;
+		} else if (!strcmp(argv[i], "--nth")) {
+			slot = &nth;
+		} else if (!strcmp(argv[i], "--result")) {
+			slot = &new_result;
+			have_result = 1;
+		} else if (!strcmp(argv[i], "--truncate")) {
+			slot = &truncate_at;
+		} else {
+			usage();
+		}
+		if (parse_i64(argv[i + 1], slot))
+			usage();
+	}
+	if (argc - i != 2 || nth < 1)
+		usage();
+
+	ret = mrr_trace_open(argv[i], 0, &r, errbuf, sizeof(errbuf));
+	if (ret) {
+		fprintf(stderr, "trace_edit: %s\n", errbuf);
+		return 1;
+	}
+	ret = mrr_trace_writer_create(argv[i + 1], mrr_trace_info(r), 0, &w);
+	if (ret) {
+		fprintf(stderr, "trace_edit: cannot create %s: %s\n",
+			argv[i + 1], mrr_trace_strerror(ret));
+		goto out_close_reader;
+	}
+	files.r = r;
+	files.w = w;
+	files.count = 0;
+	ret = mrr_trace_for_each_file(r, copy_one_file, &files);
+	if (ret)
+		goto out_abort;
+
+	while ((ret = mrr_trace_next(r, &ev)) == 1) {
+		if (truncate_at >= 0 && copied == (uint64_t)truncate_at)
+			break;
+		int64_t old = ev.result;
+		int hit = truncate_at < 0 && !changed &&
+			  ev.kind == MRR_EV_SYSCALL && ev.nr == nr &&
+			  ++seen == nth;
+		if (hit && have_result)
+			ev.result = new_result;
+		else if (hit)
+			ev.result = old > 0 ? old - 1 : old + 1;
+		ret = mrr_trace_writer_append(w, &ev, &seq);
+		if (ret) {
+			fprintf(stderr,
+				"trace_edit: cannot append event %" PRIu64
+				": %s\n",
+				ev.seq, mrr_trace_strerror(ret));
+			goto out_abort;
+		}
+		if (hit) {
+			changed = 1;
+			printf("event %" PRIu64 ": syscall %" PRId64
+			       " result %" PRId64 " -> %" PRId64 "\n",
+			       seq, nr, old, ev.result);
+		}
+		copied++;
+	}
+	if (ret < 0) {
+		fprintf(stderr, "trace_edit: %s\n", mrr_trace_error_message(r));
+		goto out_abort;
+	}
+
+	if (truncate_at >= 0) {
+		ret = mrr_trace_writer_flush(w);
+		if (ret) {
+			fprintf(stderr, "trace_edit: cannot write %s: %s\n",
+				argv[i + 1], mrr_trace_strerror(ret));
+			goto out_abort;
+		}
+		mrr_trace_writer_abort(w);
+		printf("copied %" PRIu64 " events and %" PRIu64
+		       " files, left uncommitted\n",
+		       copied, files.count);
+		mrr_trace_close(r);
+		return 0;
+	}
+	if (!changed) {
+		fprintf(stderr,
+			"trace_edit: the trace has %d SYSCALL events with nr "
+			"%" PRId64 ", not %" PRId64 "\n",
+			seen, nr, nth);
+		ret = 3;
+		goto out_abort;
+	}
+	mrr_trace_committed(r, &end, &message);
+	ret = mrr_trace_writer_finish(w, end, message);
+	if (ret) {
+		fprintf(stderr, "trace_edit: cannot commit %s: %s\n",
+			argv[i + 1], mrr_trace_strerror(ret));
+		goto out_close_reader;
+	}
+	mrr_trace_close(r);
+	return 0;
+
+out_abort:
+	mrr_trace_writer_abort(w);
+out_close_reader:
+	mrr_trace_close(r);
+	return ret == 3 ? 3 : 1;
+}
