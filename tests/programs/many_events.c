@@ -1,3 +1,4 @@
+/* mrr-test: timeout=120 */
 /* many_events: 100,000 cheap syscalls (getuid, through syscall(2) so no
  * library can cache them), all of which must return the same uid. */
 #include "mrr_test.h"
