@@ -38,7 +38,6 @@ struct mrr_signal_extra {
 enum mrr_drop_precision {
 	MRR_DROP_PFN = 1,     /* from PFN changes: exact */
 	MRR_DROP_PRESENT = 2, /* from present/swapped bits only */
-	MRR_DROP_FORCED = 3,  /* MADV_FREE turned into an immediate drop */
 };
 enum mrr_drop_fill {
 	MRR_FILL_ZERO = 1,      /* private anonymous: reads as zeroes */
@@ -52,10 +51,18 @@ struct mrr_drop_range {
 	uint32_t fill; /* enum mrr_drop_fill */
 	uint32_t pad;
 };
+#define MRR_MADV_FORCED_DROP 0x1u /* MADV_FREE recorded as an immediate drop */
 struct mrr_madvise_extra {
 	uint32_t precision; /* enum mrr_drop_precision */
 	uint32_t nranges;
+	uint32_t nlocked; /* locked VMAs met in the range (failed calls only) */
+	uint32_t flags;   /* MRR_MADV_* */
 	/* struct mrr_drop_range ranges[nranges]; */
+	/* struct mrr_locked_range locked[nlocked]; */
+};
+struct mrr_locked_range {
+	uint64_t start;
+	uint64_t end;
 };
 
 /* MRR_EV_SYSCALL for mmap of a file: which stored file the mapping came

@@ -1,0 +1,65 @@
+#include "cli/cli.h"
+#include "core/exitcodes.h"
+#include "core/log.h"
+#include "replay/replayer.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+
+static const char help[] =
+	"usage: mrr replay [-q] [-f] [TRACE]\n"
+	"\n"
+	"Runs the recorded program again from TRACE (default: the latest\n"
+	"trace), feeding it the recorded inputs and checking every event.\n"
+	"The program's output to stdout/stderr is shown again.\n"
+	"\n"
+	"  -q, --quiet   do not echo the program's output\n"
+	"  -f, --force   replay the valid prefix of an incomplete trace\n"
+	"      --divergence-json FILE  also write a divergence report to FILE\n"
+	"\n"
+	"Exit status: 0 the recording was reproduced; 64 usage; 65 trace\n"
+	"unreadable or incomplete; 66 trace not found; 70 divergence.\n";
+
+int cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"quiet", no_argument, 0, 'q'},
+		{"force", no_argument, 0, 'f'},
+		{"divergence-json", required_argument, 0, 'j'},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0},
+	};
+	struct replay_opts o = {0};
+	char dir[PATH_MAX];
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qfh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'f':
+			o.force = true;
+			break;
+		case 'j':
+			o.divergence_json = optarg;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return MRR_EXIT_OK;
+		default:
+			return usage_error("replay", "unknown option %s",
+					   argv[optind - 1]);
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error("replay", "too many arguments");
+	if (resolve_trace_arg(optind < argc ? argv[optind] : NULL, dir,
+			      sizeof(dir)) < 0)
+		return MRR_EXIT_NOINPUT;
+	o.trace_dir = dir;
+	return mrr_replay(&o);
+}

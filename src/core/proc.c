@@ -1,0 +1,178 @@
+#include "core/proc.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int parse_maps_line(const char *line, struct proc_vma *v)
+{
+	char perms[8] = "";
+	unsigned long long start, end, off;
+	int name_at = 0;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms,
+		   &off, &name_at) < 4)
+		return -1;
+	memset(v, 0, sizeof(*v));
+	v->start = start;
+	v->end = end;
+	v->offset = off;
+	v->prot = (perms[0] == 'r' ? PROT_READ : 0) |
+		  (perms[1] == 'w' ? PROT_WRITE : 0) |
+		  (perms[2] == 'x' ? PROT_EXEC : 0);
+	v->shared = perms[3] == 's';
+	if (name_at > 0) {
+		snprintf(v->name, sizeof(v->name), "%s", line + name_at);
+		v->name[strcspn(v->name, "\n")] = 0;
+	}
+	v->anon = v->name[0] != '/';
+	return 0;
+}
+
+long proc_read_vmas(pid_t pid, bool with_flags, struct proc_vma **out)
+{
+	char path[64], line[512];
+	struct proc_vma *vmas = NULL, *grown;
+	size_t n = 0, cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid,
+		 with_flags ? "smaps" : "maps");
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		struct proc_vma v;
+
+		if (with_flags && n && strncmp(line, "VmFlags:", 8) == 0) {
+			vmas[n - 1].locked = strstr(line, " lo") != NULL;
+			continue;
+		}
+		if (parse_maps_line(line, &v))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			grown = realloc(vmas, cap * sizeof(*vmas));
+			if (!grown) {
+				free(vmas);
+				fclose(f);
+				return -ENOMEM;
+			}
+			vmas = grown;
+		}
+		vmas[n++] = v;
+	}
+	fclose(f);
+	*out = vmas;
+	return (long)n;
+}
+
+uint64_t proc_stack_end(pid_t pid)
+{
+	struct proc_vma *v;
+	uint64_t end = 0;
+	long n = proc_read_vmas(pid, false, &v), i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i].name, "[stack]") == 0)
+			end = v[i].end;
+	if (n > 0)
+		free(v);
+	return end;
+}
+
+int elf_interp(const char *path, char *buf, size_t buflen)
+{
+	Elf64_Ehdr eh;
+	int fd, err = 0, i;
+
+	buf[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr)) {
+		err = -ENOEXEC;
+		goto out_close_fd;
+	}
+	for (i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+
+		if (pread(fd, &ph, sizeof(ph),
+			  (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) !=
+		    sizeof(ph)) {
+			err = -ENOEXEC;
+			goto out_close_fd;
+		}
+		if (ph.p_type != PT_INTERP)
+			continue;
+		if (ph.p_filesz == 0 || ph.p_filesz >= buflen) {
+			err = -ENAMETOOLONG;
+			goto out_close_fd;
+		}
+		if (pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) !=
+		    (ssize_t)ph.p_filesz) {
+			err = -ENOEXEC;
+			goto out_close_fd;
+		}
+		buf[ph.p_filesz] = 0;
+		break;
+	}
+out_close_fd:
+	close(fd);
+	return err;
+}
+
+static int check_executable(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0)
+		return -EACCES;
+	return 0;
+}
+
+int resolve_program(const char *prog, char *buf, size_t buflen)
+{
+	const char *path, *p;
+	int first_err = -ENOENT;
+
+	if (!prog[0])
+		return -ENOENT;
+	if (strchr(prog, '/')) {
+		if ((size_t)snprintf(buf, buflen, "%s", prog) >= buflen)
+			return -ENAMETOOLONG;
+		return check_executable(buf);
+	}
+	path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p = strchr(p, ':') + 1) {
+		size_t len = strcspn(p, ":");
+		int err;
+
+		if ((size_t)snprintf(buf, buflen, "%.*s/%s", (int)len,
+				     len ? p : ".", prog) < buflen) {
+			err = check_executable(buf);
+			if (!err)
+				return 0;
+			if (err != -ENOENT && first_err == -ENOENT)
+				first_err = err;
+		}
+		if (!strchr(p, ':'))
+			break;
+	}
+	return first_err;
+}

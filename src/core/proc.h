@@ -1,0 +1,36 @@
+/* Facts about a task read from /proc and from ELF files. */
+#ifndef MRR_CORE_PROC_H
+#define MRR_CORE_PROC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct proc_vma {
+	uint64_t start, end;
+	uint64_t offset;
+	unsigned prot;  /* PROT_* */
+	bool shared;    /* 's' in maps */
+	bool anon;      /* no backing file (incl. [heap], [stack]) */
+	bool locked;    /* VmFlags has "lo" (only with smaps) */
+	char name[256]; /* path or [heap]/[stack]/... or "" */
+};
+
+/* Reads /proc/pid/maps (or smaps when with_flags, for the locked bit).
+ * Returns the count and a malloc'd array in *out, or -errno. */
+long proc_read_vmas(pid_t pid, bool with_flags, struct proc_vma **out);
+
+/* End address of the [stack] mapping of pid, or 0. */
+uint64_t proc_stack_end(pid_t pid);
+
+/* Copies the PT_INTERP path of the ELF file at path into buf ("" if none).
+ * Returns 0 or -errno/-ENOEXEC. */
+int elf_interp(const char *path, char *buf, size_t buflen);
+
+/* Resolves prog like a shell: a name with a '/' is taken as is, otherwise
+ * looked up in PATH. Returns 0 with the path in buf, -ENOENT, -EACCES
+ * (found but not executable), -EISDIR. */
+int resolve_program(const char *prog, char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,261 @@
+/* Recording memory syscalls: the exact pages a madvise dropped (from
+ * pagemap before and after the call), and the files behind mmaps. */
+#include "core/events.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "mem/pagemap.h"
+#include "record/rtask.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef MADV_DONTNEED_LOCKED
+#define MADV_DONTNEED_LOCKED 24
+#endif
+
+static bool destroys_content(uint64_t advice)
+{
+	return advice == MADV_DONTNEED || advice == MADV_DONTNEED_LOCKED ||
+	       advice == MADV_REMOVE || advice == MADV_FREE;
+}
+
+static uint64_t page_end(uint64_t start, uint64_t len)
+{
+	uint64_t end = start + len;
+
+	if (end < start)
+		return 0;
+	return (end + 4095) & ~4095ull;
+}
+
+/* MADV_FREE only works on private anonymous memory. */
+static bool all_private_anon(pid_t pid, uint64_t start, uint64_t end)
+{
+	struct proc_vma *v;
+	long n = proc_read_vmas(pid, false, &v), i;
+	uint64_t covered = start;
+
+	if (n <= 0)
+		return false;
+	for (i = 0; i < n && covered < end; i++) {
+		if (v[i].end <= covered || v[i].start >= end)
+			continue;
+		if (v[i].start > covered || v[i].shared || !v[i].anon)
+			break;
+		covered = v[i].end;
+	}
+	free(v);
+	return covered >= end;
+}
+
+void rec_madvise_entry(struct recorder *rec, struct rtask *t)
+{
+	uint64_t start = t->args[0], end = page_end(start, t->args[1]);
+	uint64_t advice = t->args[2];
+
+	t->madv_forced = false;
+	mrr_page_snapshot_free(t->snap);
+	t->snap = NULL;
+	if (!destroys_content(advice) || (start & 4095) || end <= start)
+		return;
+	if (advice == MADV_FREE && all_private_anon(t->t.tid, start, end)) {
+		/* The kernel could drop these pages at any later moment,
+		 * which no replay can predict; dropping them now is one of
+		 * the outcomes MADV_FREE allows, and it replays exactly. */
+		struct user_regs_struct r = t->entry_regs;
+
+		r.rdx = MADV_DONTNEED;
+		if (tracee_set_regs(&t->t, &r) == 0)
+			t->madv_forced = true;
+	}
+	if (!t->pagemap && mrr_pagemap_open(t->t.tid, &t->pagemap) < 0) {
+		t->pagemap = NULL;
+		return;
+	}
+	if (!rec->pfn_readable)
+		mrr_pagemap_disable_pfn(t->pagemap);
+	if (mrr_pagemap_snapshot(t->pagemap, start, end, &t->snap) < 0)
+		t->snap = NULL;
+}
+
+static uint32_t fill_for(const struct proc_vma *v, uint64_t advice)
+{
+	if (v->shared)
+		return advice == MADV_REMOVE ? MRR_FILL_HOLE : MRR_FILL_KEEP;
+	return v->anon ? MRR_FILL_ZERO : MRR_FILL_FILE;
+}
+
+void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c)
+{
+	struct mrr_madvise_extra x = {0};
+	struct mrr_page_snapshot *after = NULL;
+	struct mrr_range *dropped = NULL;
+	struct proc_vma *v = NULL;
+	struct mrr_drop_range *out = NULL;
+	struct mrr_locked_range *locked = NULL;
+	uint64_t start = t->args[0], end = page_end(start, t->args[1]);
+	long nd, nv = 0, i, j;
+	size_t nout = 0, nlocked = 0;
+
+	if (!t->snap)
+		return;
+	if (mrr_pagemap_snapshot(t->pagemap, start, end, &after) < 0)
+		goto out;
+	nd = mrr_pagemap_dropped(t->snap, after, &dropped);
+	if (nd < 0)
+		goto out;
+	nv = proc_read_vmas(t->t.tid, t->last_result < 0, &v);
+	if (nv < 0)
+		nv = 0;
+	/* Split each dropped range at VMA boundaries: each part reads back
+	 * as its VMA's kind of memory. Parts outside any VMA now (unmapped
+	 * meanwhile) read as zeroes. */
+	out = calloc((size_t)(nd + 1) * (size_t)(nv + 1), sizeof(*out));
+	if (!out && nd)
+		goto out;
+	for (i = 0; i < nd; i++) {
+		uint64_t s = dropped[i].start;
+
+		for (j = 0; j < nv && s < dropped[i].end; j++) {
+			uint64_t vs, ve;
+
+			if (v[j].end <= s || v[j].start >= dropped[i].end)
+				continue;
+			vs = v[j].start > s ? v[j].start : s;
+			ve = v[j].end < dropped[i].end ? v[j].end
+						       : dropped[i].end;
+			out[nout].start = vs;
+			out[nout].end = ve;
+			out[nout].fill = fill_for(&v[j], t->args[2]);
+			nout++;
+			s = ve;
+		}
+	}
+	for (j = 0; j < nv; j++)
+		if (v[j].locked && v[j].start < end && v[j].end > start)
+			nlocked++;
+	if (nlocked) {
+		locked = calloc(nlocked, sizeof(*locked));
+		nlocked = 0;
+		for (j = 0; locked && j < nv; j++)
+			if (v[j].locked && v[j].start < end && v[j].end > start) {
+				locked[nlocked].start = v[j].start;
+				locked[nlocked].end = v[j].end;
+				nlocked++;
+			}
+	}
+	x.precision = mrr_pagemap_pfn_readable(t->pagemap) ? MRR_DROP_PFN
+							    : MRR_DROP_PRESENT;
+	x.nranges = (uint32_t)nout;
+	x.nlocked = (uint32_t)nlocked;
+	x.flags = t->madv_forced ? MRR_MADV_FORCED_DROP : 0;
+	capture_extra(c, &x, sizeof(x));
+	if (nout)
+		capture_extra(c, out, nout * sizeof(*out));
+	if (nlocked)
+		capture_extra(c, locked, nlocked * sizeof(*locked));
+out:
+	free(out);
+	free(locked);
+	free(v);
+	free(dropped);
+	mrr_page_snapshot_free(after);
+	mrr_page_snapshot_free(t->snap);
+	t->snap = NULL;
+}
+
+/* Stores the file at path, reusing an earlier copy of the same file. */
+static int store_cached(struct recorder *rec, const char *path,
+			const struct stat *st, char name[MRR_STORED_NAME_MAX])
+{
+	struct stored_file *f;
+	long long mtime = (long long)st->st_mtim.tv_sec * 1000000000 +
+			  st->st_mtim.tv_nsec;
+	size_t i;
+	int err;
+
+	for (i = 0; i < rec->nstored; i++) {
+		f = &rec->stored[i];
+		if (f->dev == st->st_dev && f->ino == st->st_ino &&
+		    f->size == (unsigned long long)st->st_size &&
+		    f->mtime_ns == mtime) {
+			memcpy(name, f->name, MRR_STORED_NAME_MAX);
+			return 0;
+		}
+	}
+	err = mrr_trace_writer_store_file(rec->w, path, name);
+	if (err)
+		return err;
+	if (rec->nstored == rec->stored_cap) {
+		size_t ncap = rec->stored_cap ? rec->stored_cap * 2 : 32;
+		f = realloc(rec->stored, ncap * sizeof(*f));
+		if (!f)
+			return 0;
+		rec->stored = f;
+		rec->stored_cap = ncap;
+	}
+	f = &rec->stored[rec->nstored++];
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->size = (unsigned long long)st->st_size;
+	f->mtime_ns = mtime;
+	memcpy(f->name, name, MRR_STORED_NAME_MAX);
+	return 0;
+}
+
+int rec_store_path(struct recorder *rec, const char *path,
+		   char name[MRR_STORED_NAME_MAX])
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	return store_cached(rec, path, &st, name);
+}
+
+int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
+		      char name[MRR_STORED_NAME_MAX], uint64_t *size)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -ENODEV;
+	*size = (uint64_t)st.st_size;
+	return store_cached(rec, path, &st, name);
+}
+
+void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
+{
+	struct mrr_mmap_extra x = {0};
+	uint64_t flags = t->args[3];
+	int64_t result = t->last_result;
+	int err;
+
+	if (result < 0 && result > -4096)
+		return;
+	if (flags & MAP_ANONYMOUS)
+		return;
+	err = rec_store_fd_file(rec, t, (int)t->args[4], x.file, &x.size);
+	if (err == -ENODEV) {
+		/* /dev/zero and other non-regular files: no contents */
+		return;
+	}
+	if (err) {
+		rec_stop(rec, 73, "cannot store the file mapped by pid %d "
+				  "(fd %d): %s",
+			 t->t.tid, (int)t->args[4], strerror(-err));
+		return;
+	}
+	x.shared = (flags & MAP_SHARED) != 0;
+	capture_extra(c, &x, sizeof(x));
+}

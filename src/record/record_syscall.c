@@ -1,0 +1,482 @@
+/* Recording one traced syscall: what to do at entry (seccomp stop), and what
+ * memory the kernel wrote, found at exit from the syscall table's rules or,
+ * for the irregular calls, by the hand-written code below. */
+#include "core/events.h"
+#include "core/exitcodes.h"
+#include "core/log.h"
+#include "record/rtask.h"
+#include "syscalls/table.h"
+
+#include <errno.h>
+#include <linux/sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#define MAX_CAPTURE (1ull << 30) /* one write larger than this is refused */
+
+void capture_reset(struct capture *c)
+{
+	c->nwrites = 0;
+	c->used = 0;
+	c->extra_len = 0;
+}
+
+static int grow(uint8_t **buf, size_t *cap, size_t need)
+{
+	uint8_t *p;
+	size_t ncap = *cap ? *cap : 4096;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	p = realloc(*buf, ncap);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* Copies len bytes at addr in the task into the capture. Unreadable memory
+ * (a bad pointer the kernel also could not write) is skipped. Data pointers
+ * hold arena offsets until rec_write_event fixes them up. */
+int capture_add(struct capture *c, struct rtask *t, uint64_t addr,
+		uint64_t len)
+{
+	ssize_t n;
+
+	if (!addr || !len)
+		return 0;
+	if (len > MAX_CAPTURE)
+		return -E2BIG;
+	if (c->nwrites == sizeof(c->writes) / sizeof(c->writes[0]))
+		return -E2BIG;
+	if (grow(&c->data, &c->cap, c->used + len))
+		return -ENOMEM;
+	n = tracee_read(&t->t, addr, c->data + c->used, len);
+	if (n <= 0)
+		return 0;
+	c->writes[c->nwrites].addr = addr;
+	c->writes[c->nwrites].len = (uint64_t)n;
+	c->writes[c->nwrites].data = (const void *)(uintptr_t)c->used;
+	c->nwrites++;
+	c->used += (size_t)n;
+	return 0;
+}
+
+int capture_extra(struct capture *c, const void *data, size_t len)
+{
+	if (grow(&c->extra, &c->extra_cap, c->extra_len + len))
+		return -ENOMEM;
+	memcpy(c->extra + c->extra_len, data, len);
+	c->extra_len += len;
+	return 0;
+}
+
+void rec_write_event(struct recorder *rec, struct rtask *t,
+		     struct mrr_event *ev, struct capture *c)
+{
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < c->nwrites; i++)
+		c->writes[i].data = c->data + (uintptr_t)c->writes[i].data;
+	ev->writes = c->writes;
+	ev->nwrites = c->nwrites;
+	ev->extra = c->extra;
+	ev->extra_len = (uint32_t)c->extra_len;
+	if (rec->write_err)
+		return;
+	err = mrr_trace_writer_append(rec->w, ev, &ev->seq);
+	if (err)
+		rec->write_err = err < -999 ? -EIO : err;
+}
+
+static uint64_t ev_count(struct recorder *rec)
+{
+	return mrr_trace_writer_events(rec->w);
+}
+
+/* The syscall does not run; the task sees -err (or the given result). */
+static void skip_syscall(struct recorder *rec, struct rtask *t, int64_t result)
+{
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+	struct user_regs_struct r = t->entry_regs;
+
+	r.orig_rax = (uint64_t)-1;
+	r.rax = (uint64_t)result;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return;
+	ev.kind = MRR_EV_SYSCALL;
+	ev.flags = MRR_EVF_SKIPPED;
+	ev.tid = t->t.tid;
+	ev.ip = t->entry_regs.rip;
+	ev.nr = t->nr;
+	memcpy(ev.args, t->args, sizeof(ev.args));
+	ev.result = result;
+	rec_write_event(rec, t, &ev, &c);
+	t->exit_regs = r;
+	t->have_exit_regs = true;
+	t->last_result = result;
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+}
+
+static bool creates_thread(struct rtask *t)
+{
+	uint64_t flags = 0;
+
+	if (t->nr == SYS_clone)
+		flags = t->args[0];
+	else if (t->nr == SYS_clone3 &&
+		 tracee_read_all(&t->t, t->args[0], &flags, 8) < 0)
+		return false;
+	else if (t->nr != SYS_clone && t->nr != SYS_clone3)
+		return false;
+	return (flags & CLONE_THREAD) ||
+	       ((flags & CLONE_VM) && !(flags & CLONE_VFORK));
+}
+
+void rec_syscall_entry(struct recorder *rec, struct rtask *t)
+{
+	const struct mrr_syscall_desc *d;
+	int i;
+
+	if (tracee_get_regs(&t->t, &t->entry_regs) < 0)
+		return;
+	t->nr = (long)t->entry_regs.orig_rax;
+	for (i = 0; i < 6; i++)
+		t->args[i] = regs_arg(&t->entry_regs, i);
+	t->have_exit_regs = false;
+	d = mrr_syscall_lookup(t->nr);
+
+	if (!d || d->cls == MRR_SC_UNKNOWN || d->cls == MRR_SC_UNSUPPORTED) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "unsupported syscall %s (%ld) at event %llu",
+			 d && d->name ? d->name : "unknown", t->nr,
+			 (unsigned long long)ev_count(rec));
+		return;
+	}
+	if (creates_thread(t)) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d created a thread at event %llu; threads are "
+			 "not supported yet",
+			 t->t.tid, (unsigned long long)ev_count(rec));
+		return;
+	}
+	switch (t->nr) {
+	case SYS_rseq: /* the kernel would write cpu ids at random times */
+		skip_syscall(rec, t, -ENOSYS);
+		return;
+	case SYS_ptrace: /* mrr is the tracer; nested tracing is refused */
+		skip_syscall(rec, t, -EPERM);
+		return;
+	case SYS_prctl:
+		if (t->args[0] == PR_SET_TSC) {
+			skip_syscall(rec, t, -EINVAL);
+			return;
+		}
+		break;
+	case SYS_exit:
+	case SYS_exit_group:
+		t->exiting = true;
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	case SYS_madvise:
+		rec_madvise_entry(rec, t);
+		break;
+	}
+	for (i = 0; i < MRR_SC_MAX_OUT; i++) {
+		const struct mrr_out_rule *r = &d->out[i];
+		uint32_t len = 0;
+
+		if (r->kind == MRR_OUT_LENPTR_BEFORE ||
+		    r->kind == MRR_OUT_LENPTR_AFTER) {
+			if (tracee_read_all(&t->t, t->args[r->len_arg], &len,
+					    4) < 0)
+				len = 0;
+		}
+		t->lenptr_before[i] = len;
+	}
+	t->in_syscall = true;
+	ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0);
+}
+
+static void capture_rules(struct rtask *t, const struct mrr_syscall_desc *d,
+			  int64_t result, struct capture *c)
+{
+	int i;
+
+	for (i = 0; i < MRR_SC_MAX_OUT; i++) {
+		const struct mrr_out_rule *r = &d->out[i];
+		uint64_t addr = t->args[r->ptr_arg], len = 0, cap;
+		uint32_t after;
+
+		switch (r->kind) {
+		case MRR_OUT_NONE:
+			continue;
+		case MRR_OUT_FIXED:
+			len = r->size;
+			break;
+		case MRR_OUT_RET:
+			len = result > 0 ? (uint64_t)result : 0;
+			if (r->size)
+				len *= r->size;
+			cap = t->args[r->len_arg] * (r->size ? r->size : 1);
+			if (r->len_arg != r->ptr_arg && len > cap)
+				len = cap;
+			break;
+		case MRR_OUT_ARG:
+			len = t->args[r->len_arg] * (r->size ? r->size : 1);
+			break;
+		case MRR_OUT_LENPTR_BEFORE:
+			len = t->lenptr_before[i];
+			break;
+		case MRR_OUT_LENPTR_AFTER:
+			if (tracee_read_all(&t->t, t->args[r->len_arg], &after,
+					    4) < 0)
+				after = 0;
+			len = after < t->lenptr_before[i] ? after
+							  : t->lenptr_before[i];
+			break;
+		default:
+			mrr_fatal("syscall %s: unknown out rule kind %d",
+				  d->name, r->kind);
+		}
+		capture_add(c, t, addr, len);
+	}
+}
+
+/* Scatter buffers (readv family): the first `total` bytes land in order. */
+static void capture_iov(struct rtask *t, uint64_t iov_addr, uint64_t iovcnt,
+			uint64_t total, struct capture *c)
+{
+	struct iovec iov;
+	uint64_t i;
+
+	for (i = 0; i < iovcnt && i < 1024 && total > 0; i++) {
+		uint64_t n;
+
+		if (tracee_read_all(&t->t, iov_addr + i * sizeof(iov), &iov,
+				    sizeof(iov)) < 0)
+			return;
+		n = iov.iov_len < total ? iov.iov_len : total;
+		capture_add(c, t, (uint64_t)(uintptr_t)iov.iov_base, n);
+		total -= n;
+	}
+}
+
+static void capture_msghdr(struct rtask *t, uint64_t addr, uint64_t bytes,
+			   struct capture *c)
+{
+	struct {
+		uint64_t name;
+		uint32_t namelen, pad0;
+		uint64_t iov, iovlen, control, controllen;
+		uint32_t flags, pad1;
+	} m;
+
+	if (tracee_read_all(&t->t, addr, &m, sizeof(m)) < 0)
+		return;
+	capture_add(c, t, addr, sizeof(m));
+	capture_add(c, t, m.name, m.namelen);
+	capture_add(c, t, m.control, m.controllen);
+	capture_iov(t, m.iov, m.iovlen, bytes, c);
+}
+
+static void capture_special(struct recorder *rec, struct rtask *t,
+			    int64_t result, struct capture *c)
+{
+	uint64_t *a = t->args;
+
+	switch (t->nr) {
+	case SYS_mmap:
+		rec_mmap_exit(rec, t, c);
+		return;
+	case SYS_madvise:
+		rec_madvise_exit(rec, t, c);
+		return;
+	}
+	if (result < 0)
+		return;
+	switch (t->nr) {
+	case SYS_readv:
+	case SYS_preadv:
+	case SYS_preadv2:
+		capture_iov(t, a[1], a[2], (uint64_t)result, c);
+		break;
+	case SYS_recvmsg:
+		capture_msghdr(t, a[1], (uint64_t)result, c);
+		break;
+	case SYS_recvmmsg: {
+		int64_t i;
+
+		for (i = 0; i < result; i++) {
+			uint32_t len = 0;
+			uint64_t m = a[1] + (uint64_t)i * 64;
+
+			if (tracee_read_all(&t->t, m + 56, &len, 4) < 0)
+				break;
+			capture_msghdr(t, m, len, c);
+			capture_add(c, t, m + 56, 4);
+		}
+		break;
+	}
+	case SYS_ioctl: {
+		unsigned long req = a[1];
+
+		if (_IOC_DIR(req) & _IOC_READ)
+			capture_add(c, t, a[2], _IOC_SIZE(req));
+		else if (req == TCGETS)
+			capture_add(c, t, a[2], 36);
+		else if (req == TIOCGWINSZ)
+			capture_add(c, t, a[2], 8);
+		else if (req == FIONREAD || req == TIOCGPGRP ||
+			 req == TIOCOUTQ || req == TIOCGSID)
+			capture_add(c, t, a[2], 4);
+		break;
+	}
+	case SYS_fcntl:
+		if (a[1] == 5 /* F_GETLK */ || a[1] == 36 /* F_OFD_GETLK */)
+			capture_add(c, t, a[2], 32);
+		break;
+	case SYS_wait4:
+		capture_add(c, t, a[1], 4);
+		capture_add(c, t, a[3], 144);
+		break;
+	case SYS_waitid:
+		capture_add(c, t, a[2], 128);
+		capture_add(c, t, a[4], 144);
+		break;
+	case SYS_poll:
+		capture_add(c, t, a[0], a[1] * 8);
+		break;
+	case SYS_ppoll:
+		capture_add(c, t, a[0], a[1] * 8);
+		capture_add(c, t, a[2], 16);
+		break;
+	case SYS_select:
+	case SYS_pselect6: {
+		uint64_t sz = ((a[0] + 63) / 64) * 8;
+
+		capture_add(c, t, a[1], sz);
+		capture_add(c, t, a[2], sz);
+		capture_add(c, t, a[3], sz);
+		capture_add(c, t, a[4], 16);
+		break;
+	}
+	case SYS_prctl:
+		if (a[0] == 16 /* PR_GET_NAME */)
+			capture_add(c, t, a[1], 16);
+		else if (a[0] == 2 /* PR_GET_PDEATHSIG */ ||
+			 a[0] == 37 /* PR_GET_CHILD_SUBREAPER */)
+			capture_add(c, t, a[1], 4);
+		else if (a[0] == 40 /* PR_GET_TID_ADDRESS */)
+			capture_add(c, t, a[1], 8);
+		break;
+	case SYS_arch_prctl:
+		if (a[0] == 0x1003 /* ARCH_GET_FS */ ||
+		    a[0] == 0x1004 /* ARCH_GET_GS */)
+			capture_add(c, t, a[1], 8);
+		break;
+	}
+}
+
+/* Whether fd of the task is the same open file as mrr's stdout/stderr. */
+static uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, (int)fd);
+	if (stat(path, &st) < 0)
+		return 0;
+	if (st.st_dev == rec->out_id.dev && st.st_ino == rec->out_id.ino)
+		return MRR_EVF_TO_STDOUT;
+	if (st.st_dev == rec->err_id.dev && st.st_ino == rec->err_id.ino)
+		return MRR_EVF_TO_STDERR;
+	return 0;
+}
+
+static void write_syscall_event(struct recorder *rec, struct rtask *t,
+				int64_t result, uint32_t flags,
+				struct capture *c)
+{
+	struct mrr_event ev = {0};
+
+	ev.kind = MRR_EV_SYSCALL;
+	ev.flags = flags;
+	ev.tid = t->t.tid;
+	ev.ip = t->entry_regs.rip;
+	ev.nr = t->nr;
+	memcpy(ev.args, t->args, sizeof(ev.args));
+	ev.result = result;
+	rec_write_event(rec, t, &ev, c);
+}
+
+void rec_syscall_exit(struct recorder *rec, struct rtask *t)
+{
+	static struct capture c;
+	const struct mrr_syscall_desc *d = mrr_syscall_lookup(t->nr);
+	struct user_regs_struct regs;
+	uint32_t flags = 0;
+	int64_t result;
+
+	if (tracee_get_regs(&t->t, &regs) < 0)
+		return;
+	result = (int64_t)regs.rax;
+	t->last_result = result;
+	capture_reset(&c);
+	if (d && d->cls == MRR_SC_SPECIAL)
+		capture_special(rec, t, result, &c);
+	else if (d && result >= 0)
+		capture_rules(t, d, result, &c);
+	if (d && d->cls != MRR_SC_SPECIAL &&
+	    (t->nr == SYS_nanosleep || t->nr == SYS_clock_nanosleep) &&
+	    result < 0)
+		capture_rules(t, d, 0, &c); /* remaining time on EINTR */
+	switch (t->nr) {
+	case SYS_write:
+	case SYS_writev:
+	case SYS_pwrite64:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+		if (result > 0)
+			flags |= echo_flags(rec, t, t->args[0]);
+		break;
+	}
+	write_syscall_event(rec, t, result, flags, &c);
+	t->exit_regs = regs;
+	t->have_exit_regs = true;
+	t->last_result = result;
+}
+
+void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child)
+{
+	static struct capture c;
+	uint64_t flags = 0, ptid = 0;
+
+	capture_reset(&c);
+	if (t->nr == SYS_clone) {
+		flags = t->args[0];
+		ptid = t->args[2];
+	} else if (t->nr == SYS_clone3) {
+		uint64_t ca[4];
+
+		if (tracee_read_all(&t->t, t->args[0], ca, sizeof(ca)) == 0) {
+			flags = ca[0];
+			ptid = ca[3];
+		}
+	}
+	if ((flags & CLONE_PARENT_SETTID) && ptid)
+		capture_add(&c, t, ptid, 4);
+	write_syscall_event(rec, t, child, 0, &c);
+}

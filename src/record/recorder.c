@@ -1,0 +1,633 @@
+/* The recording loop: starts the program, dispatches every ptrace stop, and
+ * commits the trace when the last recorded process is gone. */
+#include "record/recorder.h"
+
+#include "core/events.h"
+#include "core/exitcodes.h"
+#include "core/insn.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "core/seccomp_filter.h"
+#include "mem/pagemap.h"
+#include "record/rtask.h"
+#include "record/signals.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PTRACE_OPTIONS                                                         \
+	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |     \
+	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACESECCOMP |   \
+	 PTRACE_O_EXITKILL)
+
+static volatile sig_atomic_t interrupted_by;
+
+static void on_interrupt(int sig)
+{
+	interrupted_by = sig;
+}
+
+void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rec->stop_reason[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rec->stop_reason, sizeof(rec->stop_reason), fmt, ap);
+	va_end(ap);
+	rec->stop_code = code;
+}
+
+static struct rtask *find_task(struct recorder *rec, pid_t tid)
+{
+	struct rtask *t;
+
+	for (t = rec->tasks; t; t = t->next)
+		if (t->t.tid == tid)
+			return t;
+	return NULL;
+}
+
+static struct rtask *add_task(struct recorder *rec, pid_t tid)
+{
+	struct rtask *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		mrr_fatal("out of memory adding task %d", tid);
+	t->t.tid = tid;
+	t->t.mem_fd = -1;
+	t->next = rec->tasks;
+	rec->tasks = t;
+	rec->ntasks++;
+	return t;
+}
+
+static void remove_task(struct recorder *rec, struct rtask *t)
+{
+	struct rtask **pp;
+
+	for (pp = &rec->tasks; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	tracee_close_mem(&t->t);
+	mrr_pagemap_close(t->pagemap);
+	free(t);
+	rec->ntasks--;
+}
+
+static void resume(struct recorder *rec, struct rtask *t, int how, int sig)
+{
+	if (ptrace(how, t->t.tid, 0, sig) < 0 && errno != ESRCH)
+		mrr_fatal("ptrace resume of pid %d failed: %s", t->t.tid,
+			  strerror(errno));
+}
+
+/* The child side: becomes the recorded program. */
+static void exec_child(const struct record_opts *o)
+{
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+		_exit(MRR_EXIT_OSERR);
+	raise(SIGSTOP);
+	personality(ADDR_NO_RANDOMIZE);
+	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+	if (o->syscallbuf && o->preload)
+		setenv("LD_PRELOAD", o->preload, 1);
+	if (mrr_install_seccomp_filter() < 0)
+		_exit(MRR_EXIT_OSERR);
+	execv(o->exe, o->argv);
+	_exit(MRR_EXIT_NOINPUT);
+}
+
+static void map_mrr_page(struct recorder *rec, struct rtask *t)
+{
+	static const uint8_t code[] = {0x0f, 0x05, 0xc3}; /* syscall; ret */
+	uint64_t args[6] = {MRR_PAGE_ADDR,
+			    MRR_PAGE_SIZE,
+			    PROT_READ | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			    (uint64_t)-1,
+			    0};
+	int64_t ret;
+
+	if (tracee_inject_syscall(&t->t, 0, SYS_mmap, args, &ret) < 0 ||
+	    ret != (int64_t)MRR_PAGE_ADDR ||
+	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL,
+			     code, sizeof(code)) < 0 ||
+	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL,
+			     code, sizeof(code)) < 0)
+		rec_stop(rec, MRR_EXIT_OSERR,
+			 "cannot map mrr's page into pid %d at 0x%llx", t->t.tid,
+			 (unsigned long long)MRR_PAGE_ADDR);
+}
+
+/* Hides the vDSO from the program (AT_SYSINFO_EHDR -> AT_IGNORE) so time
+ * functions make real, recorded syscalls. */
+static void hide_vdso(struct rtask *t, uint64_t rsp)
+{
+	uint64_t argc, p, word[2];
+
+	if (tracee_read_all(&t->t, rsp, &argc, 8) < 0)
+		return;
+	p = rsp + 8 + (argc + 1) * 8;
+	for (;;) { /* skip envp */
+		if (tracee_read_all(&t->t, p, word, 8) < 0)
+			return;
+		p += 8;
+		if (!word[0])
+			break;
+	}
+	for (;; p += 16) {
+		if (tracee_read_all(&t->t, p, word, 16) < 0 || word[0] == 0)
+			return;
+		if (word[0] == 33 /* AT_SYSINFO_EHDR */) {
+			word[0] = 1; /* AT_IGNORE */
+			if (tracee_write_all(&t->t, p, word, 8) < 0)
+				return;
+		}
+	}
+}
+
+/* At the syscall-exit after a successful execve: set up the new image and
+ * record it. */
+static void record_exec(struct recorder *rec, struct rtask *t)
+{
+	struct mrr_exec_extra *x;
+	struct user_regs_struct regs;
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+	char exe[PATH_MAX], interp[PATH_MAX], link[64];
+	uint64_t stack_end;
+	ssize_t n;
+
+	t->started = true;
+	tracee_open_mem(&t->t);
+	mrr_pagemap_close(t->pagemap);
+	t->pagemap = NULL;
+	map_mrr_page(rec, t);
+	if (tracee_get_regs(&t->t, &regs) < 0)
+		return;
+	hide_vdso(t, regs.rsp);
+	stack_end = proc_stack_end(t->t.tid);
+	if (!stack_end || stack_end <= regs.rsp) {
+		rec_stop(rec, MRR_EXIT_OSERR, "cannot find the stack of pid %d",
+			 t->t.tid);
+		return;
+	}
+	capture_add(&c, t, regs.rsp, stack_end - regs.rsp);
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", t->t.tid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = 0;
+	x = calloc(1, sizeof(*x) + strlen(exe) + 1);
+	if (!x)
+		mrr_fatal("out of memory");
+	memcpy(x->regs, &regs, sizeof(regs));
+	if (rec_store_path(rec, link, x->exe_file) < 0)
+		rec_stop(rec, MRR_EXIT_CANTCREAT,
+			 "cannot store a copy of %s in the trace", exe);
+	if (elf_interp(link, interp, sizeof(interp)) == 0 && interp[0] &&
+	    rec_store_path(rec, interp, x->interp_file) < 0)
+		rec_stop(rec, MRR_EXIT_CANTCREAT,
+			 "cannot store a copy of %s in the trace", interp);
+	memcpy(x + 1, exe, strlen(exe) + 1);
+	capture_extra(&c, x, sizeof(*x) + strlen(exe) + 1);
+	free(x);
+
+	ev.kind = MRR_EV_EXEC;
+	ev.tid = t->t.tid;
+	ev.ip = regs.rip;
+	ev.nr = SYS_execve;
+	rec_write_event(rec, t, &ev, &c);
+	capture_reset(&c);
+	free(c.data);
+	free(c.extra);
+	t->exit_regs = regs;
+	t->have_exit_regs = true;
+	t->last_result = 0;
+}
+
+static void record_exit(struct recorder *rec, struct rtask *t, int status)
+{
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+
+	if (t->started) {
+		ev.kind = MRR_EV_EXIT;
+		ev.tid = t->t.tid;
+		ev.result = status;
+		if (t->exiting) {
+			ev.ip = t->entry_regs.rip;
+			ev.nr = t->nr;
+			memcpy(ev.args, t->args, sizeof(ev.args));
+		} else {
+			ev.nr = -1;
+		}
+		rec_write_event(rec, t, &ev, &c);
+	}
+	if (t->t.tid == rec->first_pid) {
+		rec->first_status = status;
+		rec->first_exited = true;
+	}
+	remove_task(rec, t);
+}
+
+/* A new task's first stop. It runs only once its parent's fork event is in
+ * the trace, so that replay sees the fork before the child's events. */
+static void first_stop(struct recorder *rec, struct rtask *t)
+{
+	t->first_stop_seen = true;
+	if (t->released)
+		resume(rec, t, PTRACE_CONT, 0);
+	else
+		t->held = true;
+}
+
+static void on_fork_event(struct recorder *rec, struct rtask *parent)
+{
+	unsigned long msg = 0;
+	struct rtask *child;
+	pid_t cpid;
+
+	ptrace(PTRACE_GETEVENTMSG, parent->t.tid, 0, &msg);
+	cpid = (pid_t)msg;
+	child = find_task(rec, cpid);
+	if (!child)
+		child = add_task(rec, cpid);
+	child->parent = parent->t.tid;
+	child->started = parent->started;
+	/* The fork's event goes in now, with the child's pid as result. */
+	rec_fork_event(rec, parent, cpid);
+	parent->fork_written = true;
+	parent->in_syscall = true;
+	child->released = true;
+	if (child->held) {
+		child->held = false;
+		resume(rec, child, PTRACE_CONT, 0);
+	}
+	resume(rec, parent, PTRACE_SYSCALL, 0);
+}
+
+static void on_stop(struct recorder *rec, struct rtask *t, int status)
+{
+	int sig = WSTOPSIG(status), event = status >> 16;
+
+	if (!t->first_stop_seen && t->t.tid != rec->first_pid &&
+	    sig == SIGSTOP && event == 0) {
+		first_stop(rec, t);
+		return;
+	}
+	t->first_stop_seen = true;
+	if (sig == (SIGTRAP | 0x80)) {
+		if (t->after_exec) {
+			t->after_exec = false;
+			t->in_syscall = false;
+			record_exec(rec, t);
+			resume(rec, t, PTRACE_CONT, 0);
+			return;
+		}
+		if (!t->in_syscall) { /* a syscall-entry stop: not expected */
+			resume(rec, t, PTRACE_CONT, 0);
+			return;
+		}
+		t->in_syscall = false;
+		if (t->fork_written) {
+			t->fork_written = false;
+			t->have_exit_regs = false;
+			resume(rec, t, PTRACE_CONT, 0);
+			return;
+		}
+		rec_syscall_exit(rec, t);
+		if (t->deferred) {
+			/* Deliver the held-back signal right here, where the
+			 * replay can do the same. */
+			t->deferred = false;
+			t->injecting = true;
+			t->injecting_info = t->deferred_info;
+			resume(rec, t, PTRACE_CONT, t->deferred_info.si_signo);
+			return;
+		}
+		resume(rec, t, PTRACE_CONT, 0);
+		return;
+	}
+	switch (event) {
+	case PTRACE_EVENT_SECCOMP:
+		if (!t->started) {
+			resume(rec, t, PTRACE_CONT, 0);
+			return;
+		}
+		rec_syscall_entry(rec, t);
+		return; /* rec_syscall_entry resumed the task */
+	case PTRACE_EVENT_EXEC:
+		t->after_exec = true;
+		t->in_syscall = true;
+		resume(rec, t, PTRACE_SYSCALL, 0);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		on_fork_event(rec, t);
+		return;
+	case 0:
+		rec_signal_stop(rec, t, sig);
+		return;
+	default: /* group-stop (PTRACE_EVENT_STOP) and others */
+		resume(rec, t, PTRACE_CONT, 0);
+		return;
+	}
+}
+
+static void kill_all(struct recorder *rec)
+{
+	struct rtask *t;
+
+	for (t = rec->tasks; t; t = t->next)
+		kill(t->t.tid, SIGKILL);
+}
+
+/* Reaps every remaining task after kill_all. */
+static void drain(struct recorder *rec)
+{
+	int status;
+	pid_t pid;
+
+	while (rec->ntasks > 0) {
+		struct rtask *t;
+
+		pid = waitpid(-1, &status, __WALL);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		t = find_task(rec, pid);
+		if (t && (WIFEXITED(status) || WIFSIGNALED(status))) {
+			if (t->t.tid == rec->first_pid) {
+				rec->first_status = status;
+				rec->first_exited = true;
+			}
+			remove_task(rec, t);
+		}
+	}
+}
+
+static void fill_info(struct mrr_trace_info *info,
+		      const struct record_opts *o, char *argv_blob,
+		      size_t argv_len, char *env_blob, size_t env_len,
+		      const char *cwd, bool pfn)
+{
+	struct utsname u;
+	FILE *f;
+	char line[256];
+
+	memset(info, 0, sizeof(*info));
+	info->flags = MRR_INFO_NO_ASLR | (pfn ? MRR_INFO_PFN_READABLE : 0);
+	snprintf(info->mrr_version, sizeof(info->mrr_version), "%s",
+		 MRR_VERSION);
+	if (uname(&u) == 0)
+		snprintf(info->kernel, sizeof(info->kernel), "%s %s %s",
+			 u.sysname, u.release, u.machine);
+	f = fopen("/proc/cpuinfo", "re");
+	if (f) {
+		char vendor[64] = "", model[128] = "";
+
+		while (fgets(line, sizeof(line), f)) {
+			char *v = strchr(line, ':');
+
+			if (!v)
+				continue;
+			v += 2;
+			v[strcspn(v, "\n")] = 0;
+			if (!vendor[0] && strncmp(line, "vendor_id", 9) == 0)
+				snprintf(vendor, sizeof(vendor), "%s", v);
+			if (!model[0] && strncmp(line, "model name", 10) == 0)
+				snprintf(model, sizeof(model), "%s", v);
+		}
+		fclose(f);
+		snprintf(info->cpu, sizeof(info->cpu), "%s %s", vendor, model);
+	}
+	info->cwd = cwd;
+	info->exe = o->exe;
+	info->argv = argv_blob;
+	info->argv_len = argv_len;
+	info->env = env_blob;
+	info->env_len = env_len;
+	{
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		info->start_time_ns =
+			(int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	}
+}
+
+static char *pack_strings(char *const *v, size_t *len)
+{
+	size_t total = 0, i;
+	char *blob, *p;
+
+	for (i = 0; v[i]; i++)
+		total += strlen(v[i]) + 1;
+	blob = malloc(total ? total : 1);
+	if (!blob)
+		mrr_fatal("out of memory");
+	for (p = blob, i = 0; v[i]; i++) {
+		size_t l = strlen(v[i]) + 1;
+		memcpy(p, v[i], l);
+		p += l;
+	}
+	*len = total;
+	return blob;
+}
+
+static void stdio_ids(struct recorder *rec)
+{
+	struct stat st;
+
+	if (fstat(1, &st) == 0) {
+		rec->out_id.dev = st.st_dev;
+		rec->out_id.ino = st.st_ino;
+	}
+	if (fstat(2, &st) == 0) {
+		rec->err_id.dev = st.st_dev;
+		rec->err_id.ino = st.st_ino;
+	}
+}
+
+static bool probe_pfn_readable(void)
+{
+	struct mrr_pagemap *pm;
+	bool r = false;
+
+	if (mrr_pagemap_open(getpid(), &pm) == 0) {
+		r = mrr_pagemap_pfn_readable(pm);
+		mrr_pagemap_close(pm);
+	}
+	return r;
+}
+
+static int status_to_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return MRR_EXIT_SOFTWARE;
+}
+
+int mrr_record(const struct record_opts *o)
+{
+	struct recorder rec = {0};
+	struct mrr_trace_info info;
+	struct sigaction sa = {0};
+	char cwd[PATH_MAX], *argv_blob, *env_blob;
+	size_t argv_len, env_len;
+	extern char **environ;
+	int status, err, code;
+	enum mrr_trace_end end = MRR_END_COMPLETE;
+	pid_t pid;
+
+	rec.trace_dir = o->trace_dir;
+	rec.pfn_readable = probe_pfn_readable();
+	if (!getcwd(cwd, sizeof(cwd)))
+		snprintf(cwd, sizeof(cwd), "/");
+	argv_blob = pack_strings(o->argv, &argv_len);
+	env_blob = pack_strings(environ, &env_len);
+	fill_info(&info, o, argv_blob, argv_len, env_blob, env_len, cwd,
+		  rec.pfn_readable);
+	if (o->syscallbuf && o->preload)
+		info.flags |= MRR_INFO_SYSCALLBUF;
+	err = mrr_trace_writer_create(o->trace_dir, &info,
+				      o->sync ? MRR_WRITER_SYNC : 0, &rec.w);
+	free(argv_blob);
+	free(env_blob);
+	if (err) {
+		mrr_err("cannot create trace directory %s: %s", o->trace_dir,
+			err == -EEXIST ? "it already exists and is not empty"
+				       : mrr_trace_strerror(err));
+		return MRR_EXIT_CANTCREAT;
+	}
+	stdio_ids(&rec);
+
+	sa.sa_handler = on_interrupt;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	pid = fork();
+	if (pid < 0) {
+		mrr_err("cannot fork: %s", strerror(errno));
+		mrr_trace_writer_abort(rec.w);
+		return MRR_EXIT_OSERR;
+	}
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		exec_child(o);
+	}
+	rec.first_pid = pid;
+	add_task(&rec, pid)->first_stop_seen = false;
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
+		mrr_err("cannot trace %s: the child did not stop for ptrace",
+			o->exe);
+		mrr_trace_writer_abort(rec.w);
+		return MRR_EXIT_OSERR;
+	}
+	if (ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_OPTIONS) < 0) {
+		mrr_err("cannot set ptrace options on pid %d: %s", pid,
+			strerror(errno));
+		kill(pid, SIGKILL);
+		mrr_trace_writer_abort(rec.w);
+		return MRR_EXIT_OSERR;
+	}
+	rec.tasks->first_stop_seen = true;
+	ptrace(PTRACE_CONT, pid, 0, 0);
+
+	while (rec.ntasks > 0) {
+		struct rtask *t;
+
+		if (interrupted_by || rec.stop_reason[0] || rec.write_err)
+			break;
+		pid = waitpid(-1, &status, __WALL);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			mrr_fatal("waitpid failed with %d tasks left: %s",
+				  rec.ntasks, strerror(errno));
+		}
+		t = find_task(&rec, pid);
+		if (!t) {
+			if (!WIFSTOPPED(status))
+				continue; /* an untraced grandchild */
+			t = add_task(&rec, pid);
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (!t->started && t->t.tid == rec.first_pid &&
+			    WIFEXITED(status)) {
+				rec_stop(&rec, MRR_EXIT_NOINPUT,
+					 "cannot execute %s", o->exe);
+				remove_task(&rec, t);
+				break;
+			}
+			record_exit(&rec, t, status);
+			continue;
+		}
+		on_stop(&rec, t, status);
+	}
+
+	code = 0;
+	if (rec.ntasks > 0) {
+		kill_all(&rec);
+		drain(&rec);
+	}
+	if (rec.write_err) {
+		mrr_err("cannot write trace %s: %s; the program was stopped and "
+			"the trace is incomplete",
+			o->trace_dir, strerror(-rec.write_err));
+		mrr_trace_writer_abort(rec.w);
+		return MRR_EXIT_CANTCREAT;
+	}
+	if (interrupted_by) {
+		end = MRR_END_INTERRUPTED;
+		snprintf(rec.stop_reason, sizeof(rec.stop_reason),
+			 "interrupted by %s after %llu events",
+			 strsignal(interrupted_by),
+			 (unsigned long long)mrr_trace_writer_events(rec.w));
+		mrr_err("recording %s", rec.stop_reason);
+		code = 128 + interrupted_by;
+	} else if (rec.stop_reason[0]) {
+		end = MRR_END_ERROR;
+		mrr_err("recording stopped: %s", rec.stop_reason);
+		code = rec.stop_code;
+	} else {
+		code = status_to_exit_code(rec.first_status);
+	}
+	err = mrr_trace_writer_finish(rec.w, end,
+				      rec.stop_reason[0] ? rec.stop_reason
+							 : NULL);
+	if (err) {
+		mrr_err("cannot commit trace %s: %s", o->trace_dir,
+			mrr_trace_strerror(err));
+		return MRR_EXIT_CANTCREAT;
+	}
+	free(rec.stored);
+	return code;
+}

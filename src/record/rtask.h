@@ -1,0 +1,103 @@
+/* Recorder-private state: the recording session and its tasks. */
+#ifndef MRR_RECORD_RTASK_H
+#define MRR_RECORD_RTASK_H
+
+#include "core/tracee.h"
+#include "mrr/trace.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+struct mrr_pagemap;
+struct mrr_page_snapshot;
+
+/* Memory captured for one event. */
+struct capture {
+	struct mrr_mem_write writes[64];
+	uint32_t nwrites;
+	uint8_t *data; /* one arena for all writes' bytes */
+	size_t used, cap;
+	uint8_t *extra;
+	size_t extra_len, extra_cap;
+};
+
+struct rtask {
+	struct tracee t;
+	struct rtask *next;
+	pid_t parent;          /* recorded parent tid (0 for the first) */
+	bool started;          /* has exec'd under mrr: events are recorded */
+	bool held;             /* new child waiting for its parent's fork event */
+	bool released;         /* parent's fork event written: may run */
+	bool first_stop_seen;
+	bool after_exec;       /* next syscall-exit is execve's */
+	bool in_syscall;       /* entry seen, waiting for the exit */
+	bool fork_written;     /* this syscall's event was written at fork */
+	bool exiting;          /* exit/exit_group entered */
+	bool have_exit_regs;   /* exit_regs valid: no user code ran since */
+	struct user_regs_struct entry_regs, exit_regs;
+	int64_t last_result;
+	long nr;
+	uint64_t args[6];
+	uint32_t lenptr_before[3];
+	uint64_t iov_saved[2]; /* readv-style: iov array address, count */
+	/* madvise in progress */
+	struct mrr_pagemap *pagemap;
+	struct mrr_page_snapshot *snap;
+	bool madv_forced;
+	/* a signal mrr deferred to the next syscall exit */
+	bool deferred;
+	siginfo_t deferred_info;
+	bool injecting;
+	siginfo_t injecting_info;
+};
+
+struct recorder {
+	mrr_trace_writer *w;
+	const char *trace_dir;
+	struct rtask *tasks;
+	int ntasks;
+	pid_t first_pid;
+	int first_status;
+	bool first_exited;
+	int write_err;          /* first trace write error */
+	char stop_reason[256];  /* why recording stopped early, or "" */
+	int stop_code;          /* exit code for the early stop */
+	bool pfn_readable;
+	struct stat_id {
+		unsigned long long dev, ino;
+	} out_id, err_id;       /* mrr's stdout/stderr, for echo flags */
+	/* cache of stored files: (dev, ino, size, mtime) -> name */
+	struct stored_file {
+		unsigned long long dev, ino, size;
+		long long mtime_ns;
+		char name[MRR_STORED_NAME_MAX];
+	} *stored;
+	size_t nstored, stored_cap;
+};
+
+/* record_syscall.c */
+void rec_syscall_entry(struct recorder *rec, struct rtask *t);
+void rec_syscall_exit(struct recorder *rec, struct rtask *t);
+void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child);
+void capture_reset(struct capture *c);
+int capture_add(struct capture *c, struct rtask *t, uint64_t addr,
+		uint64_t len);
+int capture_extra(struct capture *c, const void *data, size_t len);
+void rec_write_event(struct recorder *rec, struct rtask *t,
+		     struct mrr_event *ev, struct capture *c);
+void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* record_mem.c */
+void rec_madvise_entry(struct recorder *rec, struct rtask *t);
+void rec_madvise_exit(struct recorder *rec, struct rtask *t,
+		      struct capture *c);
+int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
+		      char name[MRR_STORED_NAME_MAX], uint64_t *size);
+int rec_store_path(struct recorder *rec, const char *path,
+		   char name[MRR_STORED_NAME_MAX]);
+void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c);
+
+#endif

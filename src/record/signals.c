@@ -1,0 +1,215 @@
+/* Without performance counters a replay cannot stop a task at an arbitrary
+ * instruction. So mrr records a signal from outside only where the replay
+ * can deliver it again: right after the task's last syscall (no user code
+ * ran since). A signal that arrives elsewhere is held back and re-sent at the
+ * task's next syscall exit. Faults are synchronous and recur by themselves
+ * at replay. */
+#include "record/signals.h"
+
+#include "core/events.h"
+#include "core/insn.h"
+#include "core/log.h"
+#include "record/rtask.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <time.h>
+#include <x86intrin.h>
+
+enum disposition { DISP_CAUGHT, DISP_IGNORED, DISP_FATAL, DISP_STOP };
+
+static enum disposition disposition(pid_t tid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long ign = 0, cgt = 0, bit = 1ull << (sig - 1);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			if (strncmp(line, "SigIgn:", 7) == 0)
+				ign = strtoull(line + 7, NULL, 16);
+			else if (strncmp(line, "SigCgt:", 7) == 0)
+				cgt = strtoull(line + 7, NULL, 16);
+		}
+		fclose(f);
+	}
+	if (cgt & bit)
+		return DISP_CAUGHT;
+	if (ign & bit)
+		return DISP_IGNORED;
+	switch (sig) {
+	case SIGCHLD:
+	case SIGURG:
+	case SIGWINCH:
+	case SIGCONT:
+		return DISP_IGNORED;
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+		return DISP_STOP;
+	}
+	return DISP_FATAL;
+}
+
+static bool is_sync(const siginfo_t *si)
+{
+	switch (si->si_signo) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGFPE:
+	case SIGILL:
+	case SIGTRAP:
+	case SIGSYS:
+		return si->si_code > 0 || si->si_code == SI_KERNEL;
+	}
+	return false;
+}
+
+static bool same_regs(const struct user_regs_struct *a,
+		      const struct user_regs_struct *b)
+{
+	return a->rip == b->rip && a->rsp == b->rsp && a->rax == b->rax &&
+	       a->rbx == b->rbx && a->rcx == b->rcx && a->rdx == b->rdx &&
+	       a->rsi == b->rsi && a->rdi == b->rdi && a->rbp == b->rbp &&
+	       a->r8 == b->r8 && a->r9 == b->r9 && a->r10 == b->r10 &&
+	       a->r11 == b->r11 && a->r12 == b->r12 && a->r13 == b->r13 &&
+	       a->r14 == b->r14 && a->r15 == b->r15;
+}
+
+static void write_signal(struct recorder *rec, struct rtask *t,
+			 const struct user_regs_struct *regs,
+			 const siginfo_t *si, uint32_t how)
+{
+	struct mrr_signal_extra x = {0};
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+
+	x.how = how;
+	memcpy(x.siginfo, si, sizeof(x.siginfo));
+	capture_extra(&c, &x, sizeof(x));
+	ev.kind = MRR_EV_SIGNAL;
+	ev.tid = t->t.tid;
+	ev.ip = regs->rip;
+	ev.nr = si->si_signo;
+	rec_write_event(rec, t, &ev, &c);
+	free(c.extra);
+}
+
+/* rdtsc/rdtscp fault under PR_TSC_SIGSEGV: emulate it and record the value. */
+static bool try_rdtsc(struct recorder *rec, struct rtask *t,
+		      struct user_regs_struct *regs)
+{
+	uint8_t code[16];
+	unsigned len = 0, aux = 0;
+	enum mrr_tsc_insn kind;
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+	uint64_t tsc;
+	ssize_t n;
+
+	n = tracee_read(&t->t, regs->rip, code, sizeof(code));
+	if (n <= 0)
+		return false;
+	kind = mrr_decode_tsc(code, (size_t)n, regs->rip, &len);
+	if (kind == MRR_INSN_OTHER)
+		return false;
+	if (kind == MRR_INSN_RDTSCP)
+		tsc = __rdtscp(&aux);
+	else
+		tsc = __rdtsc();
+	ev.kind = MRR_EV_RDTSC;
+	ev.tid = t->t.tid;
+	ev.ip = regs->rip;
+	ev.nr = kind == MRR_INSN_RDTSCP;
+	ev.args[0] = tsc;
+	ev.args[1] = aux;
+	ev.args[2] = len;
+	rec_write_event(rec, t, &ev, &c);
+	regs->rax = (uint32_t)tsc;
+	regs->rdx = tsc >> 32;
+	if (kind == MRR_INSN_RDTSCP)
+		regs->rcx = aux;
+	regs->rip += len;
+	if (tracee_set_regs(&t->t, regs) < 0)
+		return false;
+	t->have_exit_regs = false;
+	return true;
+}
+
+void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
+{
+	struct user_regs_struct regs;
+	siginfo_t si;
+	bool at_exit;
+
+	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
+	    tracee_get_regs(&t->t, &regs) < 0) {
+		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+		return;
+	}
+	if (!t->started) {
+		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+		return;
+	}
+	if (sig == SIGSEGV && si.si_code == SI_KERNEL &&
+	    try_rdtsc(rec, t, &regs)) {
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	}
+	if (t->injecting && sig == t->injecting_info.si_signo) {
+		/* our re-sent signal: give it back its original siginfo */
+		si = t->injecting_info;
+		t->injecting = false;
+		ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &si);
+	}
+	if (is_sync(&si)) {
+		write_signal(rec, t, &regs, &si, MRR_SIG_SYNC);
+		t->have_exit_regs = false;
+		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+		return;
+	}
+	at_exit = t->have_exit_regs && same_regs(&regs, &t->exit_regs);
+	switch (disposition(t->t.tid, sig)) {
+	case DISP_STOP: /* job control is not recorded */
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	case DISP_IGNORED:
+		/* Invisible to the program, except that it restarts an
+		 * interrupted syscall: only that case needs replaying. */
+		if (at_exit && t->last_result <= -512 &&
+		    t->last_result >= -516) {
+			write_signal(rec, t, &regs, &si, MRR_SIG_AT_SYSCALL);
+			ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+		} else {
+			ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		}
+		return;
+	case DISP_FATAL:
+		write_signal(rec, t, &regs, &si,
+			     at_exit ? MRR_SIG_AT_SYSCALL : MRR_SIG_FATAL);
+		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+		return;
+	case DISP_CAUGHT:
+		if (at_exit) {
+			write_signal(rec, t, &regs, &si, MRR_SIG_AT_SYSCALL);
+			t->have_exit_regs = false;
+			ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+			return;
+		}
+		if (t->deferred) /* one held signal at a time; drop a repeat */
+			mrr_debug("pid %d: signal %d dropped while %d is held",
+				  t->t.tid, sig, t->deferred_info.si_signo);
+		else {
+			t->deferred = true;
+			t->deferred_info = si;
+		}
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	}
+}

@@ -1,0 +1,67 @@
+/* Replayer-private state. */
+#ifndef MRR_REPLAY_PTASK_H
+#define MRR_REPLAY_PTASK_H
+
+#include "core/tracee.h"
+#include "mrr/trace.h"
+#include "replay/replayer.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+struct ptask {
+	struct tracee t;     /* the live task */
+	pid_t rec_tid;       /* its tid in the recording */
+	struct ptask *next;
+	bool fresh;          /* its first (SIGSTOP) stop is still pending */
+	bool stopped;        /* in a ptrace-stop we have not resumed */
+	bool at_exit;        /* stopped at a syscall-exit stop */
+	int resume_sig;      /* signal to deliver when resumed */
+	/* an executed syscall (fork) whose exit stop is still to come */
+	bool pending_exit;
+	int64_t pending_result;
+	uint64_t child_tid_addr; /* CLONE_CHILD_SETTID location in a child */
+	pid_t child_tid_value;   /* recorded tid to put there */
+};
+
+#define RECENT_EVENTS 10
+
+struct replayer {
+	const struct replay_opts *o;
+	mrr_trace_reader *r;
+	const struct mrr_trace_info *info;
+	struct ptask *tasks;
+	struct mrr_event ev; /* the event being replayed */
+	char recent[RECENT_EVENTS][160];
+	unsigned nrecent;
+	char tmpdir[256]; /* private copies of shared file mappings */
+	int status;       /* 0 or the MRR_EXIT_* code once stopped */
+};
+
+/* replayer.c */
+struct ptask *ptask_find(struct replayer *rp, pid_t rec_tid);
+struct ptask *ptask_add(struct replayer *rp, pid_t rec_tid, pid_t live_tid);
+/* Resumes t if stopped and waits for its next stop that matters (new-task
+ * SIGSTOPs, pending fork exits and stray signals are handled inside).
+ * Returns 0 and the wait status, or -1 after reporting. */
+int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status);
+/* Reports a divergence at the current event and sets rp->status. */
+void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Writes an event's recorded memory into the task. */
+int apply_writes(struct replayer *rp, struct ptask *t,
+		 const struct mrr_event *ev);
+int stored_path(struct replayer *rp, const char *name, char *buf,
+		size_t buflen);
+int map_mrr_page(struct ptask *t, int use_page);
+void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
+
+/* replay_syscall.c */
+void replay_syscall(struct replayer *rp, struct ptask *t);
+/* Continues a task from a seccomp stop through the syscall to its exit
+ * stop. Returns 0 or -1 (reported). */
+int run_to_exit(struct replayer *rp, struct ptask *t);
+
+#endif

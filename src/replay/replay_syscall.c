@@ -1,0 +1,524 @@
+/* Replaying one traced syscall. Most are emulated: the task never runs them;
+ * it gets the recorded result and memory. Those that shape the address
+ * space or signal state run for real, placed exactly where they were. The
+ * program's madvise never runs: only the recorded dropped ranges are
+ * applied. */
+#include "core/events.h"
+#include "core/log.h"
+#include "replay/ptask.h"
+#include "syscalls/table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef MADV_DONTNEED_LOCKED
+#define MADV_DONTNEED_LOCKED 24
+#endif
+
+int run_to_exit(struct replayer *rp, struct ptask *t)
+{
+	int status;
+
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
+		    tracee_wait(&t->t, &status) < 0) {
+			diverge(rp, t, "the task vanished inside a syscall");
+			return -1;
+		}
+		if (!WIFSTOPPED(status)) {
+			diverge(rp, t, "the task ended inside a syscall");
+			return -1;
+		}
+		if (WSTOPSIG(status) == (SIGTRAP | 0x80))
+			break;
+	}
+	t->stopped = true;
+	t->at_exit = true;
+	return 0;
+}
+
+static int set_result(struct replayer *rp, struct ptask *t, int64_t result)
+{
+	struct user_regs_struct r;
+
+	if (tracee_get_regs(&t->t, &r) < 0)
+		return -1;
+	r.rax = (uint64_t)result;
+	/* An interrupted syscall: the kernel's restart logic at the coming
+	 * signal needs the syscall number back. */
+	if (result <= -512 && result >= -516)
+		r.orig_rax = (uint64_t)rp->ev.nr;
+	return tracee_set_regs(&t->t, &r) < 0 ? -1 : 0;
+}
+
+static void echo(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+	int fd = ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2;
+	uint64_t left = ev->result > 0 ? (uint64_t)ev->result : 0;
+	char buf[65536];
+
+	if (rp->o->quiet || !(ev->flags & (MRR_EVF_TO_STDOUT | MRR_EVF_TO_STDERR)))
+		return;
+	if (ev->nr == SYS_write || ev->nr == SYS_pwrite64) {
+		uint64_t addr = ev->args[1];
+
+		while (left) {
+			size_t n = left < sizeof(buf) ? left : sizeof(buf);
+
+			if (tracee_read_all(&t->t, addr, buf, n) < 0 ||
+			    write(fd, buf, n) < 0)
+				return;
+			addr += n;
+			left -= n;
+		}
+		return;
+	}
+	/* writev family: gather */
+	for (uint64_t i = 0; i < ev->args[2] && left; i++) {
+		struct iovec iov;
+		uint64_t addr, len;
+
+		if (tracee_read_all(&t->t, ev->args[1] + i * sizeof(iov), &iov,
+				    sizeof(iov)) < 0)
+			return;
+		addr = (uint64_t)(uintptr_t)iov.iov_base;
+		len = iov.iov_len < left ? iov.iov_len : left;
+		left -= len;
+		while (len) {
+			size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+			if (tracee_read_all(&t->t, addr, buf, n) < 0 ||
+			    write(fd, buf, n) < 0)
+				return;
+			addr += n;
+			len -= n;
+		}
+	}
+}
+
+static void emulate(struct replayer *rp, struct ptask *t,
+		    struct user_regs_struct *regs)
+{
+	regs->orig_rax = (uint64_t)-1;
+	regs->rax = (uint64_t)rp->ev.result;
+	if (tracee_set_regs(&t->t, regs) < 0 || apply_writes(rp, t, &rp->ev))
+		return;
+	echo(rp, t);
+	if (run_to_exit(rp, t) == 0)
+		set_result(rp, t, rp->ev.result);
+}
+
+/* Runs the syscall for real. When exact, a different result is a
+ * divergence (the address space would differ); otherwise the recorded
+ * result is what the program sees. */
+static void execute(struct replayer *rp, struct ptask *t, bool exact)
+{
+	struct user_regs_struct r;
+
+	if (run_to_exit(rp, t) < 0 || tracee_get_regs(&t->t, &r) < 0)
+		return;
+	if ((int64_t)r.rax != rp->ev.result) {
+		if (exact) {
+			diverge(rp, t,
+				"%s returned 0x%llx at replay, 0x%" PRIx64
+				" at record",
+				mrr_syscall_name(rp->ev.nr), r.rax,
+				(uint64_t)rp->ev.result);
+			return;
+		}
+		mrr_debug("event %" PRIu64 ": %s returned %lld, recorded %" PRId64,
+			  rp->ev.seq, mrr_syscall_name(rp->ev.nr),
+			  (long long)r.rax, rp->ev.result);
+	}
+	if (set_result(rp, t, rp->ev.result) == 0)
+		apply_writes(rp, t, &rp->ev);
+}
+
+static int inject(struct replayer *rp, struct ptask *t, long nr,
+		  uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+		  uint64_t a4, uint64_t a5, int64_t *ret)
+{
+	uint64_t args[6] = {a0, a1, a2, a3, a4, a5};
+
+	if (tracee_inject_syscall(&t->t, 1, nr, args, ret) < 0) {
+		diverge(rp, t, "cannot run %s in the task",
+			mrr_syscall_name(nr));
+		return -1;
+	}
+	return 0;
+}
+
+/* Turns the stopped syscall into another one and runs it to its exit. */
+static int replace_and_run(struct replayer *rp, struct ptask *t,
+			   struct user_regs_struct *regs, long nr,
+			   uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
+			   int64_t *ret)
+{
+	struct user_regs_struct r;
+
+	regs->orig_rax = (uint64_t)nr;
+	regs->rdi = a0;
+	regs->rsi = a1;
+	regs->rdx = a2;
+	regs->r10 = a3;
+	if (tracee_set_regs(&t->t, regs) < 0 || run_to_exit(rp, t) < 0 ||
+	    tracee_get_regs(&t->t, &r) < 0)
+		return -1;
+	*ret = (int64_t)r.rax;
+	return 0;
+}
+
+/* A file the replay may write through a shared mapping must not be the
+ * trace's own copy. */
+static int private_copy(struct replayer *rp, const char *name,
+			const char *src, char *buf, size_t buflen)
+{
+	char cmd[PATH_MAX * 2 + 32];
+	struct stat st;
+
+	if (!rp->tmpdir[0]) {
+		snprintf(rp->tmpdir, sizeof(rp->tmpdir), "%s/mrr-replay-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(rp->tmpdir)) {
+			rp->tmpdir[0] = 0;
+			return -errno;
+		}
+	}
+	snprintf(buf, buflen, "%s/%s", rp->tmpdir, name);
+	if (stat(buf, &st) == 0)
+		return 0;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, buf);
+	return system(cmd) == 0 ? 0 : -EIO;
+}
+
+static void replay_mmap(struct replayer *rp, struct ptask *t,
+			struct user_regs_struct *regs)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_mmap_extra *x = ev->extra;
+	uint64_t flags = ev->args[3], addr = (uint64_t)ev->result;
+	char path[PATH_MAX], copy[PATH_MAX];
+	int64_t fd, ret;
+	bool shared = flags & MAP_SHARED;
+
+	if (ev->result < 0 && ev->result > -4096) {
+		emulate(rp, t, regs);
+		return;
+	}
+	/* Place it where it was; locks are not replayed. */
+	flags = (flags & ~(uint64_t)(MAP_LOCKED | MAP_FIXED_NOREPLACE)) |
+		MAP_FIXED;
+	if (ev->extra_len < sizeof(*x)) {
+		/* anonymous, or a device like /dev/zero */
+		regs->rdi = addr;
+		regs->r10 = flags | MAP_ANONYMOUS;
+		regs->r8 = (uint64_t)-1;
+		regs->r9 = 0;
+		if (tracee_set_regs(&t->t, regs) < 0)
+			return;
+		execute(rp, t, true);
+		return;
+	}
+	if (stored_path(rp, x->file, path, sizeof(path)))
+		return;
+	if (shared) {
+		if (private_copy(rp, x->file, path, copy, sizeof(copy)) < 0) {
+			diverge(rp, t, "cannot copy stored file %s", x->file);
+			return;
+		}
+		snprintf(path, sizeof(path), "%s", copy);
+	}
+	if (tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_SCRATCH, path,
+			     strlen(path) + 1) < 0 ||
+	    replace_and_run(rp, t, regs, SYS_openat, (uint64_t)AT_FDCWD,
+			    MRR_PAGE_ADDR + MRR_PAGE_SCRATCH,
+			    (shared ? O_RDWR : O_RDONLY) | O_CLOEXEC, 0,
+			    &fd) < 0)
+		return;
+	if (fd < 0) {
+		diverge(rp, t, "cannot open the stored copy %s: %s", path,
+			strerror((int)-fd));
+		return;
+	}
+	if (inject(rp, t, SYS_mmap, addr, ev->args[1], ev->args[2], flags,
+		   (uint64_t)fd, ev->args[5], &ret) < 0)
+		return;
+	if (ret != (int64_t)addr) {
+		diverge(rp, t,
+			"mmap of the stored copy of %s returned 0x%" PRIx64
+			", at record 0x%" PRIx64,
+			x->file, (uint64_t)ret, addr);
+		return;
+	}
+	if (inject(rp, t, SYS_close, (uint64_t)fd, 0, 0, 0, 0, 0, &ret) < 0)
+		return;
+	set_result(rp, t, ev->result);
+}
+
+static bool destroys_content(uint64_t advice)
+{
+	return advice == MADV_DONTNEED || advice == MADV_DONTNEED_LOCKED ||
+	       advice == MADV_REMOVE || advice == MADV_FREE;
+}
+
+/* Advice that changes VMAs or what fork does: the replay must have it. */
+static bool executed_advice(uint64_t advice)
+{
+	switch (advice) {
+	case MADV_NORMAL:
+	case MADV_RANDOM:
+	case MADV_SEQUENTIAL:
+	case MADV_WIPEONFORK:
+	case MADV_KEEPONFORK:
+	case MADV_DONTFORK:
+	case MADV_DOFORK:
+	case MADV_HUGEPAGE:
+	case MADV_NOHUGEPAGE:
+	case MADV_MERGEABLE:
+	case MADV_UNMERGEABLE:
+	case MADV_DONTDUMP:
+	case MADV_DODUMP:
+	case 102: /* MADV_GUARD_INSTALL */
+	case 103: /* MADV_GUARD_REMOVE */
+		return true;
+	}
+	return false;
+}
+
+static void replay_madvise(struct replayer *rp, struct ptask *t,
+			   struct user_regs_struct *regs)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_madvise_extra *x = ev->extra;
+	const struct mrr_drop_range *ranges;
+	uint64_t advice = ev->args[2];
+	int64_t ret;
+	uint32_t i;
+	bool first = true;
+
+	if (!destroys_content(advice)) {
+		if (executed_advice(advice))
+			execute(rp, t, false);
+		else
+			emulate(rp, t, regs);
+		return;
+	}
+	if (ev->extra_len < sizeof(*x) || x->nranges == 0) {
+		emulate(rp, t, regs);
+		return;
+	}
+	if ((uint64_t)ev->extra_len !=
+	    sizeof(*x) + (uint64_t)x->nranges * sizeof(*ranges) +
+		    (uint64_t)x->nlocked * sizeof(struct mrr_locked_range)) {
+		mrr_err("trace %s: madvise event %" PRIu64
+			" has a malformed range list",
+			rp->o->trace_dir, ev->seq);
+		rp->status = 65;
+		return;
+	}
+	ranges = (const void *)(x + 1);
+	for (i = 0; i < x->nranges; i++) {
+		const struct mrr_drop_range *d = &ranges[i];
+		uint64_t how;
+
+		if (d->fill == MRR_FILL_KEEP)
+			continue;
+		if (d->end <= d->start || (d->start & 4095) || (d->end & 4095)) {
+			mrr_err("trace %s: madvise event %" PRIu64
+				" has a bad range",
+				rp->o->trace_dir, ev->seq);
+			rp->status = 65;
+			return;
+		}
+		how = d->fill == MRR_FILL_HOLE ? MADV_REMOVE : MADV_DONTNEED;
+		if (first) {
+			first = false;
+			if (replace_and_run(rp, t, regs, SYS_madvise, d->start,
+					    d->end - d->start, how, 0,
+					    &ret) < 0)
+				return;
+		} else if (inject(rp, t, SYS_madvise, d->start,
+				  d->end - d->start, how, 0, 0, 0, &ret) < 0) {
+			return;
+		}
+		if (ret != 0) {
+			diverge(rp, t,
+				"dropping recorded range 0x%" PRIx64 "-0x%" PRIx64
+				" failed: %s",
+				d->start, d->end, strerror((int)-ret));
+			return;
+		}
+	}
+	if (first) {
+		emulate(rp, t, regs);
+		return;
+	}
+	set_result(rp, t, ev->result);
+}
+
+static void replay_fork(struct replayer *rp, struct ptask *t,
+			struct user_regs_struct *regs)
+{
+	const struct mrr_event *ev = &rp->ev;
+	uint64_t flags = 0, ctid = 0;
+	unsigned long msg = 0;
+	struct ptask *child;
+	int status, event;
+
+	if (ev->result <= 0) {
+		emulate(rp, t, regs);
+		return;
+	}
+	if (ev->nr == SYS_clone) {
+		flags = ev->args[0];
+		ctid = ev->args[3];
+	} else if (ev->nr == SYS_clone3) {
+		uint64_t ca[3];
+
+		if (tracee_read_all(&t->t, ev->args[0], ca, sizeof(ca)) == 0) {
+			flags = ca[0];
+			ctid = ca[2];
+		}
+	}
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
+		    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status)) {
+			diverge(rp, t, "the task vanished in fork");
+			return;
+		}
+		event = status >> 16;
+		if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+		    event == PTRACE_EVENT_CLONE)
+			break;
+		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+			diverge(rp, t, "fork failed at replay");
+			return;
+		}
+	}
+	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
+	child = ptask_add(rp, (pid_t)ev->result, (pid_t)msg);
+	child->fresh = true;
+	if (flags & CLONE_CHILD_SETTID) {
+		child->child_tid_addr = ctid;
+		child->child_tid_value = (pid_t)ev->result;
+	}
+	if (apply_writes(rp, t, ev) < 0)
+		return;
+	/* The parent's exit stop comes later (after the child's exec, for
+	 * vfork); ptask_next_stop sets the recorded result then. */
+	if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0) {
+		diverge(rp, t, "cannot resume after fork");
+		return;
+	}
+	t->stopped = false;
+	t->pending_exit = true;
+	t->pending_result = ev->result;
+}
+
+static bool args_match(const struct mrr_syscall_desc *d,
+		       const struct user_regs_struct *regs,
+		       const struct mrr_event *ev, int *bad)
+{
+	int i, n = d ? d->nargs : 6;
+
+	for (i = 0; i < n; i++)
+		if (regs_arg(regs, i) != ev->args[i]) {
+			*bad = i;
+			return false;
+		}
+	return true;
+}
+
+void replay_syscall(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_syscall_desc *d = mrr_syscall_lookup(ev->nr);
+	struct user_regs_struct regs;
+	int status, bad = 0;
+	const char *want = mrr_syscall_name(ev->nr);
+
+	if (ptask_next_stop(rp, t, &status) < 0)
+		return;
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		diverge(rp, t, "expected %s, the task ended with status 0x%x",
+			want ? want : "a syscall", status);
+		return;
+	}
+	if ((status >> 16) != PTRACE_EVENT_SECCOMP) {
+		diverge(rp, t, "expected %s, the task stopped with signal %s",
+			want ? want : "a syscall",
+			mrr_signal_name(WSTOPSIG(status) & 0x7f)
+				? mrr_signal_name(WSTOPSIG(status) & 0x7f)
+				: "?");
+		return;
+	}
+	if (tracee_get_regs(&t->t, &regs) < 0)
+		return;
+	if ((int64_t)regs.orig_rax != ev->nr) {
+		const char *got = mrr_syscall_name((long)regs.orig_rax);
+
+		diverge(rp, t, "expected %s, the task called %s",
+			want ? want : "?", got ? got : "an unknown syscall");
+		return;
+	}
+	if (regs.rip != ev->ip) {
+		diverge(rp, t,
+			"%s was called from 0x%llx, at record from 0x%" PRIx64,
+			want, regs.rip, ev->ip);
+		return;
+	}
+	if (!args_match(d, &regs, ev, &bad)) {
+		diverge(rp, t,
+			"%s argument %d is 0x%" PRIx64 ", at record 0x%" PRIx64,
+			want, bad + 1, regs_arg(&regs, bad), ev->args[bad]);
+		return;
+	}
+	if (ev->flags & MRR_EVF_SKIPPED) {
+		emulate(rp, t, &regs);
+		return;
+	}
+	switch (ev->nr) {
+	case SYS_mmap:
+		replay_mmap(rp, t, &regs);
+		return;
+	case SYS_madvise:
+		replay_madvise(rp, t, &regs);
+		return;
+	case SYS_clone:
+	case SYS_clone3:
+	case SYS_fork:
+	case SYS_vfork:
+		replay_fork(rp, t, &regs);
+		return;
+	case SYS_brk:
+	case SYS_munmap:
+	case SYS_mprotect:
+	case SYS_mremap:
+	case SYS_pkey_mprotect:
+		if (ev->result < 0 && ev->result > -4096 && ev->nr != SYS_brk) {
+			emulate(rp, t, &regs);
+			return;
+		}
+		execute(rp, t, true);
+		return;
+	}
+	if (d && d->cls == MRR_SC_EXECUTE)
+		execute(rp, t, false);
+	else
+		emulate(rp, t, &regs);
+}

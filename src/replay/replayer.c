@@ -1,0 +1,725 @@
+/* The replay loop: takes the trace's events in order and drives the task
+ * each one belongs to up to it, checking that the task does what it did at
+ * record. Tasks run one at a time, each only as far as its next event. */
+#include "replay/replayer.h"
+
+#include "core/events.h"
+#include "core/exitcodes.h"
+#include "core/insn.h"
+#include "core/log.h"
+#include "core/seccomp_filter.h"
+#include "replay/ptask.h"
+#include "syscalls/table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define PTRACE_OPTIONS                                                         \
+	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |     \
+	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACESECCOMP |   \
+	 PTRACE_O_EXITKILL)
+
+struct ptask *ptask_find(struct replayer *rp, pid_t rec_tid)
+{
+	struct ptask *t;
+
+	for (t = rp->tasks; t; t = t->next)
+		if (t->rec_tid == rec_tid)
+			return t;
+	return NULL;
+}
+
+struct ptask *ptask_add(struct replayer *rp, pid_t rec_tid, pid_t live_tid)
+{
+	struct ptask *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		mrr_fatal("out of memory");
+	t->rec_tid = rec_tid;
+	t->t.tid = live_tid;
+	t->t.mem_fd = -1;
+	t->next = rp->tasks;
+	rp->tasks = t;
+	return t;
+}
+
+static void ptask_remove(struct replayer *rp, struct ptask *t)
+{
+	struct ptask **pp;
+
+	for (pp = &rp->tasks; *pp; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	tracee_close_mem(&t->t);
+	free(t);
+}
+
+void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
+{
+	const char *name;
+	char res[64];
+
+	switch (ev->kind) {
+	case MRR_EV_SYSCALL:
+		name = mrr_syscall_name(ev->nr);
+		if (ev->result < 0 && ev->result > -4096 &&
+		    mrr_errno_name((int)-ev->result))
+			snprintf(res, sizeof(res), "-1 %s",
+				 mrr_errno_name((int)-ev->result));
+		else
+			snprintf(res, sizeof(res), "%" PRId64, ev->result);
+		snprintf(buf, buflen,
+			 "event %" PRIu64 " pid %d: %s(0x%" PRIx64 ", 0x%" PRIx64
+			 ", 0x%" PRIx64 ", ...) = %s",
+			 ev->seq, ev->tid, name ? name : "?", ev->args[0],
+			 ev->args[1], ev->args[2], res);
+		break;
+	case MRR_EV_SIGNAL:
+		name = mrr_signal_name((int)ev->nr);
+		snprintf(buf, buflen,
+			 "event %" PRIu64 " pid %d: signal %s at 0x%" PRIx64,
+			 ev->seq, ev->tid, name ? name : "?", ev->ip);
+		break;
+	case MRR_EV_EXEC:
+		snprintf(buf, buflen, "event %" PRIu64 " pid %d: exec",
+			 ev->seq, ev->tid);
+		break;
+	case MRR_EV_RDTSC:
+		snprintf(buf, buflen,
+			 "event %" PRIu64 " pid %d: rdtsc at 0x%" PRIx64,
+			 ev->seq, ev->tid, ev->ip);
+		break;
+	case MRR_EV_EXIT:
+		snprintf(buf, buflen,
+			 "event %" PRIu64 " pid %d: exit, status 0x%" PRIx64,
+			 ev->seq, ev->tid, (uint64_t)ev->result);
+		break;
+	default:
+		snprintf(buf, buflen, "event %" PRIu64 " pid %d: kind %u",
+			 ev->seq, ev->tid, ev->kind);
+	}
+}
+
+void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
+{
+	char msg[1024], code[64], dis[2048];
+	struct user_regs_struct regs;
+	va_list ap;
+	unsigned i;
+
+	if (rp->status)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr,
+		"mrr: replay diverged at event %" PRIu64
+		" (pid %d, live pid %d): %s\n",
+		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0, msg);
+	if (t && tracee_get_regs(&t->t, &regs) == 0) {
+		ssize_t n = tracee_read(&t->t, regs.rip - 16 < regs.rip
+						       ? regs.rip - 16
+						       : regs.rip,
+					code, sizeof(code));
+		fprintf(stderr,
+			"mrr:   registers: rip=0x%llx rsp=0x%llx rax=0x%llx "
+			"orig_rax=0x%llx rdi=0x%llx rsi=0x%llx rdx=0x%llx\n",
+			regs.rip, regs.rsp, regs.rax, regs.orig_rax, regs.rdi,
+			regs.rsi, regs.rdx);
+		if (n > 16 &&
+		    mrr_disasm((uint8_t *)code + 16, (size_t)n - 16, regs.rip,
+			       regs.rip, 4, dis, sizeof(dis)) > 0)
+			fprintf(stderr, "mrr:   code at rip:\n%s", dis);
+	}
+	fprintf(stderr, "mrr:   last events before it:\n");
+	for (i = rp->nrecent > RECENT_EVENTS ? rp->nrecent - RECENT_EVENTS : 0;
+	     i < rp->nrecent; i++)
+		fprintf(stderr, "mrr:     %s\n", rp->recent[i % RECENT_EVENTS]);
+	rp->status = MRR_EXIT_SOFTWARE;
+}
+
+int stored_path(struct replayer *rp, const char *name, char *buf,
+		size_t buflen)
+{
+	int err = mrr_trace_file_path(rp->r, name, buf, buflen);
+
+	if (err) {
+		mrr_err("trace %s is missing its stored file %s (event %" PRIu64
+			")",
+			rp->o->trace_dir, name, rp->ev.seq);
+		rp->status = MRR_EXIT_DATAERR;
+	}
+	return err;
+}
+
+int apply_writes(struct replayer *rp, struct ptask *t,
+		 const struct mrr_event *ev)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->nwrites; i++)
+		if (tracee_write_all(&t->t, ev->writes[i].addr,
+				     ev->writes[i].data,
+				     ev->writes[i].len) < 0) {
+			diverge(rp, t,
+				"cannot write %" PRIu64
+				" recorded bytes at 0x%" PRIx64
+				": the address is not mapped as it was at "
+				"record",
+				ev->writes[i].len, ev->writes[i].addr);
+			return -1;
+		}
+	return 0;
+}
+
+int map_mrr_page(struct ptask *t, int use_page)
+{
+	static const uint8_t code[] = {0x0f, 0x05, 0xc3};
+	uint64_t args[6] = {MRR_PAGE_ADDR,
+			    MRR_PAGE_SIZE,
+			    PROT_READ | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			    (uint64_t)-1,
+			    0};
+	int64_t ret;
+
+	if (tracee_inject_syscall(&t->t, use_page, SYS_mmap, args, &ret) < 0 ||
+	    ret != (int64_t)MRR_PAGE_ADDR)
+		return -1;
+	if (tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL,
+			     code, sizeof(code)) < 0 ||
+	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL,
+			     code, sizeof(code)) < 0)
+		return -1;
+	return 0;
+}
+
+static bool is_sigstop(int status)
+{
+	return WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP &&
+	       (status >> 16) == 0;
+}
+
+static bool is_syscall_stop(int status)
+{
+	return WIFSTOPPED(status) && WSTOPSIG(status) == (SIGTRAP | 0x80);
+}
+
+/* A fork/clone at replay: the new task exists, its tid in the recording is
+ * the fork's recorded result. */
+static void finish_pending_exit(struct replayer *rp, struct ptask *t)
+{
+	struct user_regs_struct r;
+
+	if (tracee_get_regs(&t->t, &r) < 0)
+		return;
+	r.rax = (uint64_t)t->pending_result;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return;
+	t->pending_exit = false;
+}
+
+int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
+{
+	for (;;) {
+		if (t->stopped) {
+			if (ptrace(PTRACE_CONT, t->t.tid, 0, t->resume_sig) <
+			    0) {
+				diverge(rp, t, "cannot resume: %s",
+					strerror(errno));
+				return -1;
+			}
+			t->stopped = false;
+			t->at_exit = false;
+			t->resume_sig = 0;
+		}
+		if (tracee_wait(&t->t, status) < 0) {
+			diverge(rp, t, "the task vanished");
+			return -1;
+		}
+		if (WIFEXITED(*status) || WIFSIGNALED(*status))
+			return 0;
+		t->stopped = true;
+		if (t->fresh && is_sigstop(*status)) {
+			t->fresh = false;
+			if (t->child_tid_addr) {
+				uint32_t v = (uint32_t)t->child_tid_value;
+				(void)tracee_write_all(&t->t, t->child_tid_addr,
+						       &v, 4);
+			}
+			continue;
+		}
+		if (t->pending_exit && is_syscall_stop(*status)) {
+			finish_pending_exit(rp, t);
+			continue;
+		}
+		if (WSTOPSIG(*status) != SIGTRAP && WSTOPSIG(*status) != SIGSEGV &&
+		    (*status >> 16) == 0) {
+			siginfo_t si;
+
+			/* Natural signals at replay (SIGCHLD from a replayed
+			 * child, ...) are not the program's inputs: the
+			 * recorded ones are injected instead. Faults are
+			 * left to the caller. */
+			if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) == 0 &&
+			    !(si.si_code > 0 &&
+			      (si.si_signo == SIGBUS || si.si_signo == SIGFPE ||
+			       si.si_signo == SIGILL || si.si_signo == SIGSYS)))
+				continue;
+		}
+		return 0;
+	}
+}
+
+/* Spawns the program from the trace's stored executable, stopped before
+ * its first instruction. */
+static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
+{
+	const struct mrr_exec_extra *x = ev->extra;
+	char exe[PATH_MAX];
+	char **argv, **envp;
+	size_t i, n;
+	const char *p;
+	int status;
+	pid_t pid;
+
+	if (stored_path(rp, x->exe_file, exe, sizeof(exe)))
+		return NULL;
+	/* unpack argv/env blobs */
+	for (n = 0, p = rp->info->argv; p < rp->info->argv + rp->info->argv_len;
+	     p += strlen(p) + 1)
+		n++;
+	argv = calloc(n + 1, sizeof(*argv));
+	for (i = 0, p = rp->info->argv; i < n; p += strlen(p) + 1)
+		argv[i++] = (char *)p;
+	for (n = 0, p = rp->info->env; p < rp->info->env + rp->info->env_len;
+	     p += strlen(p) + 1)
+		n++;
+	envp = calloc(n + 1, sizeof(*envp));
+	for (i = 0, p = rp->info->env; i < n; p += strlen(p) + 1)
+		envp[i++] = (char *)p;
+	if (!argv || !envp)
+		mrr_fatal("out of memory");
+
+	pid = fork();
+	if (pid < 0) {
+		mrr_err("cannot fork: %s", strerror(errno));
+		rp->status = MRR_EXIT_OSERR;
+		return NULL;
+	}
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+			_exit(MRR_EXIT_OSERR);
+		raise(SIGSTOP);
+		personality(ADDR_NO_RANDOMIZE);
+		prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+		if (rp->info->cwd && chdir(rp->info->cwd) < 0)
+			(void)chdir("/");
+		if (mrr_install_seccomp_filter() < 0)
+			_exit(MRR_EXIT_OSERR);
+		execve(exe, argv, envp);
+		_exit(MRR_EXIT_NOINPUT);
+	}
+	free(argv);
+	free(envp);
+	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status) ||
+	    ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_OPTIONS) < 0) {
+		mrr_err("cannot trace the replayed program: %s",
+			strerror(errno));
+		kill(pid, SIGKILL);
+		rp->status = MRR_EXIT_OSERR;
+		return NULL;
+	}
+	/* run to the exec: past the seccomp stop of execve itself */
+	for (;;) {
+		ptrace(PTRACE_CONT, pid, 0, 0);
+		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
+			mrr_err("the replayed program did not start (stored "
+				"executable %s)",
+				exe);
+			rp->status = MRR_EXIT_OSERR;
+			return NULL;
+		}
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			break;
+	}
+	return ptask_add(rp, ev->tid, pid);
+}
+
+/* From the exec event stop: finish the execve and lay out the recorded
+ * initial state. */
+static void finish_exec(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_exec_extra *x = rp->ev.extra;
+	struct user_regs_struct regs;
+	int status;
+
+	if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
+	    tracee_wait(&t->t, &status) < 0 || !is_syscall_stop(status)) {
+		diverge(rp, t, "execve did not complete");
+		return;
+	}
+	t->stopped = true;
+	t->at_exit = true;
+	if (tracee_open_mem(&t->t) < 0 || map_mrr_page(t, 0) < 0) {
+		diverge(rp, t, "cannot map mrr's page at 0x%llx",
+			(unsigned long long)MRR_PAGE_ADDR);
+		return;
+	}
+	if (tracee_get_regs(&t->t, &regs) < 0)
+		return;
+	if (regs.rip != x->regs[16]) { /* rip is word 16 */
+		diverge(rp, t,
+			"the new program starts at 0x%llx, at record it "
+			"started at 0x%" PRIx64,
+			regs.rip, x->regs[16]);
+		return;
+	}
+	if (apply_writes(rp, t, &rp->ev) < 0)
+		return;
+	memcpy(&regs, x->regs, sizeof(regs));
+	if (tracee_set_regs(&t->t, &regs) < 0)
+		diverge(rp, t, "cannot set the initial registers");
+}
+
+static void replay_exec(struct replayer *rp)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_exec_extra *x = ev->extra;
+	struct ptask *t = ptask_find(rp, ev->tid);
+	struct user_regs_struct regs;
+	char exe[PATH_MAX];
+	int status;
+
+	if (ev->extra_len < sizeof(*x)) {
+		mrr_err("trace %s: exec event %" PRIu64 " is malformed",
+			rp->o->trace_dir, ev->seq);
+		rp->status = MRR_EXIT_DATAERR;
+		return;
+	}
+	if (!t) {
+		if (rp->tasks) {
+			diverge(rp, NULL, "exec of an unknown pid %d", ev->tid);
+			return;
+		}
+		t = spawn(rp, ev);
+		if (t)
+			finish_exec(rp, t);
+		return;
+	}
+	/* the program's own execve: run it on the stored executable */
+	if (ptask_next_stop(rp, t, &status) < 0)
+		return;
+	if ((status >> 16) != PTRACE_EVENT_SECCOMP ||
+	    tracee_get_regs(&t->t, &regs) < 0 ||
+	    (regs.orig_rax != SYS_execve && regs.orig_rax != SYS_execveat)) {
+		diverge(rp, t, "expected execve, the task did something else");
+		return;
+	}
+	if (stored_path(rp, x->exe_file, exe, sizeof(exe)))
+		return;
+	if (tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_SCRATCH, exe,
+			     strlen(exe) + 1) < 0) {
+		diverge(rp, t, "cannot write into mrr's page");
+		return;
+	}
+	if (regs.orig_rax == SYS_execveat) { /* becomes a plain execve */
+		regs.rsi = regs.rdx;
+		regs.rdx = regs.r10;
+	}
+	regs.orig_rax = SYS_execve;
+	regs.rdi = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
+	if (tracee_set_regs(&t->t, &regs) < 0)
+		return;
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
+		    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status)) {
+			diverge(rp, t, "execve of the stored executable failed");
+			return;
+		}
+		if ((status >> 16) == PTRACE_EVENT_EXEC)
+			break;
+		if (is_syscall_stop(status)) {
+			diverge(rp, t, "execve of the stored executable %s "
+				       "failed",
+				exe);
+			return;
+		}
+	}
+	finish_exec(rp, t);
+}
+
+static void replay_rdtsc(struct replayer *rp, struct ptask *t)
+{
+	struct user_regs_struct regs;
+	uint8_t code[16];
+	unsigned len = 0;
+	int status;
+	ssize_t n;
+
+	if (ptask_next_stop(rp, t, &status) < 0)
+		return;
+	if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGSEGV ||
+	    tracee_get_regs(&t->t, &regs) < 0) {
+		diverge(rp, t, "expected an rdtsc trap, got status 0x%x",
+			status);
+		return;
+	}
+	n = tracee_read(&t->t, regs.rip, code, sizeof(code));
+	if (regs.rip != rp->ev.ip || n <= 0 ||
+	    mrr_decode_tsc(code, (size_t)n, regs.rip, &len) == MRR_INSN_OTHER) {
+		diverge(rp, t,
+			"expected rdtsc at 0x%" PRIx64 ", got SIGSEGV at 0x%llx",
+			rp->ev.ip, regs.rip);
+		return;
+	}
+	regs.rax = (uint32_t)rp->ev.args[0];
+	regs.rdx = rp->ev.args[0] >> 32;
+	if (rp->ev.nr == 1)
+		regs.rcx = (uint32_t)rp->ev.args[1];
+	regs.rip += len;
+	if (tracee_set_regs(&t->t, &regs) < 0)
+		return;
+	t->resume_sig = 0;
+}
+
+static void replay_signal(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_signal_extra *x = rp->ev.extra;
+	int sig = (int)rp->ev.nr, status;
+	struct user_regs_struct regs;
+	siginfo_t si;
+
+	if (rp->ev.extra_len < sizeof(*x) || sig <= 0 || sig >= 65) {
+		mrr_err("trace %s: signal event %" PRIu64 " is malformed",
+			rp->o->trace_dir, rp->ev.seq);
+		rp->status = MRR_EXIT_DATAERR;
+		return;
+	}
+	memcpy(&si, x->siginfo, sizeof(si));
+	switch (x->how) {
+	case MRR_SIG_SYNC:
+		if (ptask_next_stop(rp, t, &status) < 0)
+			return;
+		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig ||
+		    (status >> 16) != 0) {
+			diverge(rp, t,
+				"expected signal %s, the task stopped with "
+				"status 0x%x",
+				mrr_signal_name(sig), status);
+			return;
+		}
+		break;
+	case MRR_SIG_AT_SYSCALL:
+		if (!t->at_exit) {
+			diverge(rp, t, "signal %s was delivered after a syscall "
+				       "at record, but the task is elsewhere",
+				mrr_signal_name(sig));
+			return;
+		}
+		t->resume_sig = sig; /* the kernel queues it at the exit */
+		if (ptask_next_stop(rp, t, &status) < 0)
+			return;
+		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
+			diverge(rp, t, "injected signal %s did not arrive",
+				mrr_signal_name(sig));
+			return;
+		}
+		break;
+	case MRR_SIG_FATAL:
+		/* It killed the task wherever it stood; here the task dies
+		 * at its next stop, having done nothing visible since. */
+		if (ptask_next_stop(rp, t, &status) < 0)
+			return;
+		if (!WIFSTOPPED(status))
+			return;
+		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
+		    tracee_get_regs(&t->t, &regs) == 0) {
+			regs.orig_rax = (uint64_t)-1;
+			(void)tracee_set_regs(&t->t, &regs);
+		}
+		syscall(SYS_tgkill, t->t.tid, t->t.tid, sig);
+		if (ptask_next_stop(rp, t, &status) < 0)
+			return;
+		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
+			diverge(rp, t, "could not deliver fatal signal %s",
+				mrr_signal_name(sig));
+			return;
+		}
+		break;
+	default:
+		mrr_err("trace %s: signal event %" PRIu64 " is malformed",
+			rp->o->trace_dir, rp->ev.seq);
+		rp->status = MRR_EXIT_DATAERR;
+		return;
+	}
+	if (ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &si) < 0) {
+		diverge(rp, t, "cannot set the signal's info");
+		return;
+	}
+	t->resume_sig = sig;
+}
+
+static void replay_exit(struct replayer *rp, struct ptask *t)
+{
+	int status, want = (int)rp->ev.result;
+	struct user_regs_struct regs;
+
+	for (;;) {
+		if (ptask_next_stop(rp, t, &status) < 0)
+			return;
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			break;
+		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
+		    tracee_get_regs(&t->t, &regs) == 0 &&
+		    regs.orig_rax != SYS_exit && regs.orig_rax != SYS_exit_group) {
+			const char *name = mrr_syscall_name((long)regs.orig_rax);
+
+			diverge(rp, t,
+				"expected the task to exit, it called %s",
+				name ? name : "an unknown syscall");
+			return;
+		}
+		t->resume_sig = 0;
+	}
+	/* The core-dump bit depends on the machine's settings, not the
+	 * program. */
+	if ((status & ~0x80) != (want & ~0x80)) {
+		diverge(rp, t,
+			"the task ended with status 0x%x, at record 0x%x",
+			status, want);
+		return;
+	}
+	ptask_remove(rp, t);
+}
+
+static void remember(struct replayer *rp)
+{
+	describe_event(&rp->ev, rp->recent[rp->nrecent % RECENT_EVENTS],
+		       sizeof(rp->recent[0]));
+	rp->nrecent++;
+}
+
+static void kill_all(struct replayer *rp)
+{
+	struct ptask *t;
+	int status;
+
+	while ((t = rp->tasks)) {
+		kill(t->t.tid, SIGKILL);
+		while (waitpid(t->t.tid, &status, __WALL) == t->t.tid &&
+		       !WIFEXITED(status) && !WIFSIGNALED(status))
+			;
+		ptask_remove(rp, t);
+	}
+	while (waitpid(-1, &status, __WALL | WNOHANG) > 0)
+		;
+}
+
+int mrr_replay(const struct replay_opts *o)
+{
+	struct replayer rp = {0};
+	char msg[512];
+	int err;
+
+	rp.o = o;
+	err = mrr_trace_open(o->trace_dir, o->force ? MRR_READER_FORCE : 0,
+			     &rp.r, msg, sizeof(msg));
+	if (err) {
+		mrr_err("%s", msg);
+		return err == -ENOENT ? MRR_EXIT_NOINPUT : MRR_EXIT_DATAERR;
+	}
+	rp.info = mrr_trace_info(rp.r);
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+
+	while (!rp.status) {
+		struct ptask *t;
+
+		err = mrr_trace_next(rp.r, &rp.ev);
+		if (err == 0)
+			break;
+		if (err < 0) {
+			mrr_err("%s", mrr_trace_error_message(rp.r));
+			rp.status = MRR_EXIT_DATAERR;
+			break;
+		}
+		if (rp.ev.kind == MRR_EV_EXEC) {
+			replay_exec(&rp);
+			remember(&rp);
+			continue;
+		}
+		t = ptask_find(&rp, rp.ev.tid);
+		if (!t) {
+			diverge(&rp, NULL, "event for pid %d, which does not "
+					   "exist at this point of the replay",
+				rp.ev.tid);
+			break;
+		}
+		switch (rp.ev.kind) {
+		case MRR_EV_SYSCALL:
+			replay_syscall(&rp, t);
+			break;
+		case MRR_EV_SIGNAL:
+			replay_signal(&rp, t);
+			break;
+		case MRR_EV_RDTSC:
+			replay_rdtsc(&rp, t);
+			break;
+		case MRR_EV_EXIT:
+			replay_exit(&rp, t);
+			break;
+		case MRR_EV_BUFFER:
+			break;
+		default:
+			mrr_err("trace %s: event %" PRIu64
+				" has unknown kind %u",
+				o->trace_dir, rp.ev.seq, rp.ev.kind);
+			rp.status = MRR_EXIT_DATAERR;
+		}
+		remember(&rp);
+	}
+	if (!rp.status && rp.tasks) {
+		enum mrr_trace_end end;
+		const char *why = NULL;
+
+		if (mrr_trace_committed(rp.r, &end, &why) &&
+		    end == MRR_END_COMPLETE) {
+			diverge(&rp, rp.tasks,
+				"the trace ended but pid %d is still running",
+				rp.tasks->rec_tid);
+		} else if (!o->quiet) {
+			fprintf(stderr,
+				"mrr: replayed the %s recording up to its end "
+				"(%s)\n",
+				mrr_trace_committed(rp.r, &end, &why)
+					? "stopped"
+					: "salvaged",
+				why ? why : "no more events");
+		}
+	}
+	kill_all(&rp);
+	mrr_trace_close(rp.r);
+	if (rp.tmpdir[0]) {
+		char cmd[300];
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rp.tmpdir);
+		if (system(cmd) != 0)
+			mrr_debug("could not remove %s", rp.tmpdir);
+	}
+	return rp.status;
+}
