@@ -61,7 +61,7 @@ run record "$mrr" record -n -o "$T/trace" -- "$@"
 run replay "$mrr" replay -q "$T/trace"
 [ $rc = 0 ] || fail "the untouched trace does not replay: exit $rc"
 
-if [ $check = result ]; then
+if [ "$check" = result ]; then
 	run edit "$edit" --nr "$nr" "$T/trace" "$T/edited"
 	[ $rc = 0 ] || fail "trace_edit exited $rc"
 	event=$(sed -n 's/^event \([0-9]*\):.*/\1/p' "$T/edit.out")

@@ -154,7 +154,7 @@ fail() {
 # 1. Natively.
 run native "$@"
 native_rc=$rc
-if [ $want_signal != 0 ] && [ $native_rc != $((128 + want_signal)) ]; then
+if [ "$want_signal" != 0 ] && [ $native_rc != $((128 + want_signal)) ]; then
 	show_file native.err
 	fail "the native run exited $(describe_status $native_rc), expected" \
 		"death by SIG${signame#SIG}"
@@ -169,7 +169,7 @@ if [ $rec_rc != $native_rc ]; then
 	fail "mrr record exited $(describe_status $rec_rc), the native run" \
 		"$(describe_status $native_rc)"
 fi
-if [ $real = 0 ] && [ $want_signal = 0 ]; then
+if [ $real = 0 ] && [ "$want_signal" = 0 ]; then
 	if [ $nopass = 1 ]; then
 		[ $rec_rc = 0 ] || fail "the program exited $rec_rc, not 0"
 	else
