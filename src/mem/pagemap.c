@@ -55,7 +55,6 @@ struct pm_scan_arg {
 #define SCAN_VEC   256	/* regions per PAGEMAP_SCAN call */
 
 struct mrr_pagemap {
-	pid_t pid;
 	int fd;
 	bool pfn_readable;
 	bool has_scan;
@@ -277,7 +276,6 @@ int mrr_pagemap_open(pid_t pid, struct mrr_pagemap **out)
 	pm = calloc(1, sizeof(*pm));
 	if (!pm)
 		return -ENOMEM;
-	pm->pid = pid;
 	pm->buf = malloc(READ_BATCH * sizeof(*pm->buf));
 	pm->vec = malloc(SCAN_VEC * sizeof(*pm->vec));
 	if (!pm->buf || !pm->vec) {

@@ -44,8 +44,11 @@ void mrr_pagemap_disable_pfn(struct mrr_pagemap *pm);
 
 /* Records the state of every page in [start, end) (end rounded up to a page):
  * which pages are present or swapped, with PFN or swap entry. Cost is
- * proportional to the resident pages when PAGEMAP_SCAN works. Returns 0 or
- * -errno. */
+ * proportional to the resident pages when PAGEMAP_SCAN works. Addresses past
+ * the task's address space read as non-resident. The task should be stopped
+ * (or be the caller) so that a diff sees only the traced call's effect.
+ * Returns 0, -EINVAL (start not page aligned, end < start), -ENOMEM, or
+ * another -errno from reading the pagemap. */
 __attribute__((warn_unused_result)) int
 mrr_pagemap_snapshot(struct mrr_pagemap *pm, uint64_t start, uint64_t end,
 		     struct mrr_page_snapshot **out);
