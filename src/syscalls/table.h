@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* What the replayer does with a syscall. */
 enum mrr_sc_class {
 	MRR_SC_UNKNOWN = 0,   /* not in the table: recording stops cleanly */
@@ -21,20 +25,40 @@ enum mrr_sc_class {
 };
 
 /* How to find one block of memory the kernel writes (an out-parameter).
- * ptr_arg is the index of the argument holding the address. */
+ * ptr_arg is the index of the argument holding the address; a NULL address
+ * means no block. Sizes are upper bounds on what the kernel writes into the
+ * object the caller passed: a recorder copies the block after the call (bytes
+ * the kernel left alone copy as they were). Unless MRR_OUT_F_ON_ERROR is set,
+ * nothing is written when the call fails. mrr_out_rule_len() computes the
+ * length. */
 enum mrr_out_kind {
 	MRR_OUT_NONE = 0,
 	MRR_OUT_FIXED,       /* size bytes */
-	MRR_OUT_RET,         /* return value bytes (when > 0), capped by arg len_arg */
+	MRR_OUT_RET,         /* return value bytes (when > 0), capped by arg len_arg;
+			      * with size != 0, return value elements of size
+			      * bytes, capped by arg len_arg elements
+			      * (epoll_wait: 12-byte events) */
 	MRR_OUT_ARG,         /* value of arg len_arg bytes, times size (1 if 0) */
 	MRR_OUT_LENPTR_BEFORE, /* *(u32 *)arg[len_arg] read before the call */
-	MRR_OUT_LENPTR_AFTER,  /* *(u32 *)arg[len_arg] read after the call */
+	MRR_OUT_LENPTR_AFTER,  /* *(u32 *)arg[len_arg] read after the call,
+				* capped by its value before the call (the
+				* kernel reports full lengths but truncates) */
+	MRR_OUT_RET_PLUS,    /* size header bytes plus return value bytes capped
+			      * by arg len_arg, when the call succeeds (msgrcv) */
+	MRR_OUT_ARG_DIVUP,   /* value of arg len_arg divided by size, rounded up,
+			      * bytes (mincore: one byte per page) */
+	MRR_OUT_KIND_MAX,
 };
+
+/* mrr_out_rule.flags: the block is written even when the call fails
+ * (nanosleep's remaining time on EINTR). */
+#define MRR_OUT_F_ON_ERROR 0x1
 
 struct mrr_out_rule {
 	uint8_t kind;    /* enum mrr_out_kind */
 	uint8_t ptr_arg; /* 0..5 */
 	uint8_t len_arg; /* 0..5, for RET/ARG/LENPTR_* */
+	uint8_t flags;   /* MRR_OUT_F_* */
 	uint32_t size;   /* FIXED: bytes; ARG: element size */
 };
 
@@ -42,9 +66,10 @@ struct mrr_out_rule {
 enum mrr_arg_fmt {
 	MRR_ARG_INT = 0,   /* signed decimal */
 	MRR_ARG_UINT,      /* unsigned decimal */
-	MRR_ARG_HEX,       /* 0x... */
+	MRR_ARG_HEX,       /* 0x..., 0 for zero */
 	MRR_ARG_PTR,       /* address, NULL for 0 */
-	MRR_ARG_STR,       /* NUL-terminated string in task memory */
+	MRR_ARG_STR,       /* NUL-terminated string in task memory
+			    * (mrr_format_arg prints the address) */
 	MRR_ARG_FD,        /* file descriptor (AT_FDCWD decoded) */
 	MRR_ARG_OPEN_FLAGS,
 	MRR_ARG_MODE,      /* octal */
@@ -54,7 +79,7 @@ enum mrr_arg_fmt {
 	MRR_ARG_MLOCK_FLAGS, /* mlock2 */
 	MRR_ARG_MCL_FLAGS,   /* mlockall */
 	MRR_ARG_SIGNAL,
-	MRR_ARG_CLONE_FLAGS,
+	MRR_ARG_CLONE_FLAGS, /* CLONE_* with the exit signal in the low byte */
 	MRR_ARG_AT_FLAGS,
 	MRR_ARG_MREMAP_FLAGS,
 	MRR_ARG_MSYNC_FLAGS,
@@ -64,16 +89,27 @@ enum mrr_arg_fmt {
 	MRR_ARG_PRCTL_OP,
 	MRR_ARG_ARCH_PRCTL_OP,
 	MRR_ARG_FCNTL_CMD,
+	MRR_ARG_FILE_FLAGS,  /* O_NONBLOCK|O_CLOEXEC without an access mode
+			      * (pipe2, dup3, accept4, eventfd2...) */
+	MRR_ARG_UNSHARE_FLAGS, /* CLONE_NEW*, no exit signal (unshare, setns) */
+	MRR_ARG_ACCESS_MODE, /* F_OK, R_OK|W_OK|X_OK */
+	MRR_ARG_ACCESSAT_FLAGS, /* faccessat2: AT_EACCESS... */
+	MRR_ARG_FUTEX_OP,    /* FUTEX_WAIT_PRIVATE, ... */
 	MRR_ARG_FMT_MAX,
 };
 
 #define MRR_SC_MAX_OUT 3
 
+/* One syscall. out[] lists the blocks the kernel writes, used slots first,
+ * the rest MRR_OUT_NONE. EMULATE calls write exactly these (besides the
+ * result register). EXECUTE calls write them again when replay runs the
+ * call; a replayer may compare or overwrite. SPECIAL and UNSUPPORTED calls
+ * have no rules: their handlers know the layout. */
 struct mrr_syscall_desc {
 	const char *name; /* "read"; NULL for an unused number */
 	uint8_t nargs;
 	uint8_t cls; /* enum mrr_sc_class */
-	uint8_t arg_fmt[6];
+	uint8_t arg_fmt[6]; /* enum mrr_arg_fmt; 0 for missing arguments */
 	struct mrr_out_rule out[MRR_SC_MAX_OUT];
 };
 
@@ -89,20 +125,39 @@ const char *mrr_syscall_name(long nr);
 /* Syscall number for a name, or -1. */
 long mrr_syscall_by_name(const char *name);
 
+/* Bytes the kernel may have written for rule, given the call's six argument
+ * registers, its result (negative errno on failure) and, for the LENPTR
+ * kinds, the u32 at args[rule->len_arg] read before and after the call (pass
+ * 0 otherwise). Returns 0 when there is no block: NULL address, failed call
+ * without MRR_OUT_F_ON_ERROR, MRR_OUT_NONE or an unknown kind. Saturates at
+ * UINT64_MAX instead of wrapping; callers still bound what they copy. */
+uint64_t mrr_out_rule_len(const struct mrr_out_rule *rule,
+			  const uint64_t args[6], int64_t ret,
+			  uint32_t len_before, uint32_t len_after);
+
 /* Writes the symbolic form of v for fmt into buf ("PROT_READ|PROT_WRITE",
- * "MADV_DONTNEED", "O_RDONLY|O_CLOEXEC", unknown bits as hex). Formats
- * without names print as numbers. Always NUL-terminates when buflen > 0;
- * returns the length it wanted (like snprintf). */
+ * "MADV_DONTNEED", "O_RDONLY|O_CLOEXEC"). Unknown flag bits print as
+ * "|0x...", unknown values of enumerations in decimal (arch_prctl codes in
+ * hex). Formats without names print as numbers; MRR_ARG_PTR and MRR_ARG_STR
+ * print the address ("NULL" for 0). Always NUL-terminates when buflen > 0;
+ * returns the length it wanted (like snprintf). An fmt out of range prints
+ * as MRR_ARG_HEX. */
 size_t mrr_format_arg(enum mrr_arg_fmt fmt, uint64_t v, char *buf,
 		      size_t buflen);
 
-/* "EINVAL" for 22, NULL when unknown. */
+/* "EINVAL" for 22, also the kernel-internal 512.. values ("ERESTARTSYS"),
+ * NULL when unknown. */
 const char *mrr_errno_name(int err);
 
-/* "SIGSEGV" for 11, NULL when unknown. */
+/* "SIGSEGV" for 11, "SIGRTMIN" for 32, "SIGRTMIN+n" up to 64 (the kernel's
+ * numbering, not glibc's), NULL when unknown. */
 const char *mrr_signal_name(int sig);
 
 /* "MADV_DONTNEED" for 4, NULL when unknown. */
 const char *mrr_madv_name(int advice);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
