@@ -19,6 +19,7 @@ struct ptask {
 	bool stopped;        /* in a ptrace-stop we have not resumed */
 	bool at_exit;        /* stopped at a syscall-exit stop */
 	int resume_sig;      /* signal to deliver when resumed */
+	int expect_sig;      /* a signal stop the caller waits for */
 	/* an executed syscall (fork) whose exit stop is still to come */
 	bool pending_exit;
 	int64_t pending_result;

@@ -270,7 +270,7 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 			continue;
 		}
 		if (WSTOPSIG(*status) != SIGTRAP && WSTOPSIG(*status) != SIGSEGV &&
-		    (*status >> 16) == 0) {
+		    WSTOPSIG(*status) != t->expect_sig && (*status >> 16) == 0) {
 			siginfo_t si;
 
 			/* Natural signals at replay (SIGCHLD from a replayed
@@ -502,7 +502,7 @@ static void replay_rdtsc(struct replayer *rp, struct ptask *t)
 static void replay_signal(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_signal_extra *x = rp->ev.extra;
-	int sig = (int)rp->ev.nr, status;
+	int sig = (int)rp->ev.nr, status, err;
 	struct user_regs_struct regs;
 	siginfo_t si;
 
@@ -534,7 +534,10 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 			return;
 		}
 		t->resume_sig = sig; /* the kernel queues it at the exit */
-		if (ptask_next_stop(rp, t, &status) < 0)
+		t->expect_sig = sig;
+		err = ptask_next_stop(rp, t, &status);
+		t->expect_sig = 0;
+		if (err < 0)
 			return;
 		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
 			diverge(rp, t, "injected signal %s did not arrive",
@@ -555,7 +558,10 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 			(void)tracee_set_regs(&t->t, &regs);
 		}
 		syscall(SYS_tgkill, t->t.tid, t->t.tid, sig);
-		if (ptask_next_stop(rp, t, &status) < 0)
+		t->expect_sig = sig;
+		err = ptask_next_stop(rp, t, &status);
+		t->expect_sig = 0;
+		if (err < 0)
 			return;
 		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
 			diverge(rp, t, "could not deliver fatal signal %s",
