@@ -50,7 +50,9 @@
 #endif
 /* Writers close a chunk once this many raw bytes are buffered. */
 #define TRACE_CHUNK_TARGET (1u << 20)
-#define TRACE_ZSTD_LEVEL   1
+#ifndef TRACE_ZSTD_LEVEL
+#define TRACE_ZSTD_LEVEL 1
+#endif
 
 #define TRACE_KNOWN_EVF                                                        \
 	(MRR_EVF_BUFFERED | MRR_EVF_SKIPPED | MRR_EVF_TO_STDOUT |              \
