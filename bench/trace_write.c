@@ -7,7 +7,9 @@
  * Usage: bench_trace_write [events (default 1000000)] [dir (default: a new
  * directory in $TMPDIR or /tmp, removed afterwards)] [--sync]
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <stdint.h>

@@ -1,5 +1,7 @@
 /* Pieces shared by the trace writer and reader. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>

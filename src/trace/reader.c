@@ -2,7 +2,9 @@
  * is checked against the file it came from and the format's limits before it
  * is used, and a chunk is only handed out after its checksums and all of its
  * events have been verified (trace-format/FORMAT.md, "Readers"). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -374,6 +376,14 @@ static int load_chunk(mrr_trace_reader *r)
 
 	if (left == 0)
 		return 0;
+	/* Lengths are checked against what the file really holds, so that no
+	 * allocation exceeds it. */
+	if (r->offset >= r->file_size)
+		left = 0;
+	else if (left > r->file_size - r->offset)
+		left = r->file_size - r->offset;
+	if (left < TRACE_CHUNK_HDR)
+		return bad_chunk(r, "is cut short in its header");
 	n = trace_pread_all(r->events_fd, hdr, sizeof(hdr), r->offset);
 	if (n < 0)
 		return (int)n;

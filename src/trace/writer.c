@@ -1,6 +1,8 @@
 /* Trace writer: header at create, chunks of events as they fill, stored files
  * on demand, and the commit last (trace-format/FORMAT.md). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

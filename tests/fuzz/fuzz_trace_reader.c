@@ -11,7 +11,9 @@
  * encoded events; the harness compresses and frames them with valid
  * checksums, so that mutations reach the event decoder behind the checksums.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
