@@ -187,7 +187,8 @@ const struct mrr_trace_info *mrr_trace_info(const mrr_trace_reader *r);
  * first bad chunk instead. */
 MRR_WUR int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev);
 
-/* Last error message of r (empty string if none). */
+/* Last error message of r (empty string if none). When a read with
+ * MRR_READER_FORCE ended early at a bad chunk, it says which chunk and why. */
 const char *mrr_trace_error_message(const mrr_trace_reader *r);
 
 /* Whether the trace was committed, and how it ended. For an uncommitted trace

@@ -246,6 +246,8 @@ TEST_F(TraceCorrupt, SalvageStopsAtTheBadChunk)
 	EXPECT_EQ(0, forced.next_ret);
 	EXPECT_EQ(plain.events, forced.events);
 	EXPECT_EQ(events_before(chunk_offsets_[5]), forced.events);
+	EXPECT_NE(std::string::npos, forced.message.find(where))
+		<< forced.message;
 	EXPECT_GT(forced.events, 0u);
 }
 
