@@ -79,4 +79,22 @@ struct mrr_mmap_extra {
 
 /* MRR_EV_EXIT: result is the wait status (as from waitpid). */
 
+/* MRR_EV_BACKTRACE (record --backtrace): the call stack of the task at its
+ * previous event, as text: one frame per line, "0xADDR SYMBOL+0xOFF (FILE)".
+ * Replay ignores it. */
+
+/* MRR_EV_SYSCALL interrupted by a signal (result -ERESTARTSYS..
+ * -ERESTART_RESTARTBLOCK): the signals pending at the syscall's exit, the
+ * one about to be delivered among them. */
+struct mrr_interrupted_extra {
+	uint64_t pending; /* bit N-1 set: signal N pending */
+};
+
+/* MRR_EV_SYSCALL of the write family that wrote into a file some recorded
+ * process had mapped: replay writes the same bytes into its copy. */
+struct mrr_file_write_extra {
+	char file[64];   /* stored name of the mapped file */
+	uint64_t offset; /* file offset the bytes went to */
+};
+
 #endif

@@ -9,25 +9,39 @@ static int open_x86(csh *h)
 	return cs_open(CS_ARCH_X86, CS_MODE_64, h) == CS_ERR_OK ? 0 : -1;
 }
 
+/* One decoder for the process: mrr's tracing loops are single-threaded. */
+static csh shared_handle(cs_insn **insn)
+{
+	static csh h;
+	static cs_insn *buf;
+	static int state; /* 0 unopened, 1 ok, -1 failed */
+
+	if (state == 0) {
+		state = open_x86(&h) == 0 ? 1 : -1;
+		if (state == 1)
+			buf = cs_malloc(h);
+	}
+	*insn = buf;
+	return state == 1 && buf ? h : 0;
+}
+
 enum mrr_tsc_insn mrr_decode_tsc(const uint8_t *code, size_t len, uint64_t ip,
 				 unsigned *insn_len)
 {
-	enum mrr_tsc_insn kind = MRR_INSN_OTHER;
 	cs_insn *insn;
-	csh h;
+	csh h = shared_handle(&insn);
+	const uint8_t *p = code;
+	uint64_t addr = ip;
 
-	if (open_x86(&h))
+	*insn_len = 0;
+	if (!h || !cs_disasm_iter(h, &p, &len, &addr, insn))
 		return MRR_INSN_OTHER;
-	if (cs_disasm(h, code, len, ip, 1, &insn) == 1) {
-		if (insn->id == X86_INS_RDTSC)
-			kind = MRR_INSN_RDTSC;
-		else if (insn->id == X86_INS_RDTSCP)
-			kind = MRR_INSN_RDTSCP;
-		*insn_len = insn->size;
-		cs_free(insn, 1);
-	}
-	cs_close(&h);
-	return kind;
+	*insn_len = insn->size;
+	if (insn->id == X86_INS_RDTSC)
+		return MRR_INSN_RDTSC;
+	if (insn->id == X86_INS_RDTSCP)
+		return MRR_INSN_RDTSCP;
+	return MRR_INSN_OTHER;
 }
 
 int mrr_disasm(const uint8_t *code, size_t len, uint64_t ip, uint64_t mark_ip,

@@ -3,6 +3,7 @@
 #include "core/events.h"
 #include "core/log.h"
 #include "core/proc.h"
+#include "core/tsc_patch.h"
 #include "mem/pagemap.h"
 #include "record/rtask.h"
 
@@ -201,6 +202,8 @@ static int store_cached(struct recorder *rec, const char *path,
 		rec->stored_cap = ncap;
 	}
 	f = &rec->stored[rec->nstored++];
+	f->sites = NULL;
+	f->nsites = -1;
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->size = (unsigned long long)st->st_size;
@@ -258,4 +261,46 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	}
 	x.shared = (flags & MAP_SHARED) != 0;
 	capture_extra(c, &x, sizeof(x));
+	if (t->args[2] & PROT_EXEC) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid,
+			 (int)t->args[4]);
+		rec_patch_tsc(rec, t, x.file, path, (uint64_t)result,
+			      (uint64_t)result + t->args[1], t->args[5], c);
+	}
+}
+
+void rec_patch_tsc(struct recorder *rec, struct rtask *t, const char *name,
+		   const char *path, uint64_t start, uint64_t end,
+		   uint64_t offset, struct capture *c)
+{
+	struct stored_file *f = NULL;
+	size_t i;
+	long j;
+
+	for (i = 0; i < rec->nstored; i++)
+		if (strcmp(rec->stored[i].name, name) == 0) {
+			f = &rec->stored[i];
+			break;
+		}
+	if (!f)
+		return;
+	if (f->nsites < 0) {
+		f->nsites = tsc_find_sites(path, &f->sites);
+		if (f->nsites < 0)
+			f->nsites = 0;
+	}
+	for (j = 0; j < f->nsites; j++) {
+		uint64_t addr;
+
+		if (f->sites[j].offset < offset ||
+		    f->sites[j].offset - offset + f->sites[j].len > end - start)
+			continue;
+		addr = start + (f->sites[j].offset - offset);
+		if (tracee_write_all(&t->t, addr,
+				     tsc_patch_bytes(f->sites[j].len),
+				     f->sites[j].len) == 0)
+			capture_add(c, t, addr, f->sites[j].len);
+	}
 }

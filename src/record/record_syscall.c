@@ -185,6 +185,13 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 			return;
 		}
 		break;
+	case SYS_shmat:
+	case SYS_shmdt:
+	case SYS_process_vm_writev:
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "unsupported syscall %s (%ld) at event %llu", d->name,
+			 t->nr, (unsigned long long)ev_count(rec));
+		return;
 	case SYS_exit:
 	case SYS_exit_group:
 		t->exiting = true;
@@ -217,41 +224,17 @@ static void capture_rules(struct rtask *t, const struct mrr_syscall_desc *d,
 
 	for (i = 0; i < MRR_SC_MAX_OUT; i++) {
 		const struct mrr_out_rule *r = &d->out[i];
-		uint64_t addr = t->args[r->ptr_arg], len = 0, cap;
-		uint32_t after;
+		uint32_t after = 0;
+		uint64_t len;
 
-		switch (r->kind) {
-		case MRR_OUT_NONE:
+		if (r->kind == MRR_OUT_NONE)
 			continue;
-		case MRR_OUT_FIXED:
-			len = r->size;
-			break;
-		case MRR_OUT_RET:
-			len = result > 0 ? (uint64_t)result : 0;
-			if (r->size)
-				len *= r->size;
-			cap = t->args[r->len_arg] * (r->size ? r->size : 1);
-			if (r->len_arg != r->ptr_arg && len > cap)
-				len = cap;
-			break;
-		case MRR_OUT_ARG:
-			len = t->args[r->len_arg] * (r->size ? r->size : 1);
-			break;
-		case MRR_OUT_LENPTR_BEFORE:
-			len = t->lenptr_before[i];
-			break;
-		case MRR_OUT_LENPTR_AFTER:
-			if (tracee_read_all(&t->t, t->args[r->len_arg], &after,
-					    4) < 0)
-				after = 0;
-			len = after < t->lenptr_before[i] ? after
-							  : t->lenptr_before[i];
-			break;
-		default:
-			mrr_fatal("syscall %s: unknown out rule kind %d",
-				  d->name, r->kind);
-		}
-		capture_add(c, t, addr, len);
+		if (r->kind == MRR_OUT_LENPTR_AFTER &&
+		    tracee_read_all(&t->t, t->args[r->len_arg], &after, 4) < 0)
+			after = 0;
+		len = mrr_out_rule_len(r, t->args, result, t->lenptr_before[i],
+				       after);
+		capture_add(c, t, t->args[r->ptr_arg], len);
 	}
 }
 
@@ -382,6 +365,26 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		else if (a[0] == 40 /* PR_GET_TID_ADDRESS */)
 			capture_add(c, t, a[1], 8);
 		break;
+	case SYS_futex:
+		if ((a[1] & 0x7f) == 5 /* FUTEX_WAKE_OP */)
+			capture_add(c, t, a[4], 4);
+		break;
+	case SYS_get_mempolicy:
+		capture_add(c, t, a[0], 4);
+		capture_add(c, t, a[1], ((a[2] + 63) / 64) * 8);
+		break;
+	case SYS_name_to_handle_at: {
+		uint32_t bytes = 0;
+
+		if (tracee_read_all(&t->t, a[2], &bytes, 4) == 0 &&
+		    bytes <= 128)
+			capture_add(c, t, a[2], 8 + bytes);
+		capture_add(c, t, a[3], 4);
+		break;
+	}
+	case SYS_process_vm_readv:
+		capture_iov(t, a[1], a[2], (uint64_t)result, c);
+		break;
 	case SYS_arch_prctl:
 		if (a[0] == 0x1003 /* ARCH_GET_FS */ ||
 		    a[0] == 0x1004 /* ARCH_GET_GS */)
@@ -437,12 +440,8 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 	capture_reset(&c);
 	if (d && d->cls == MRR_SC_SPECIAL)
 		capture_special(rec, t, result, &c);
-	else if (d && result >= 0)
+	else if (d)
 		capture_rules(t, d, result, &c);
-	if (d && d->cls != MRR_SC_SPECIAL &&
-	    (t->nr == SYS_nanosleep || t->nr == SYS_clock_nanosleep) &&
-	    result < 0)
-		capture_rules(t, d, 0, &c); /* remaining time on EINTR */
 	switch (t->nr) {
 	case SYS_write:
 	case SYS_writev:

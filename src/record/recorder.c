@@ -166,6 +166,23 @@ static void hide_vdso(struct rtask *t, uint64_t rsp)
 	}
 }
 
+/* Rewrites the rdtsc sites in the executable mappings the kernel made of
+ * path at exec. */
+static void patch_image_tsc(struct recorder *rec, struct rtask *t,
+			    const char *path, const char *name,
+			    struct capture *c)
+{
+	struct proc_vma *v;
+	long n = proc_read_vmas(t->t.tid, false, &v), i;
+
+	for (i = 0; i < n; i++)
+		if ((v[i].prot & PROT_EXEC) && strcmp(v[i].name, path) == 0)
+			rec_patch_tsc(rec, t, name, path, v[i].start, v[i].end,
+				      v[i].offset, c);
+	if (n > 0)
+		free(v);
+}
+
 /* At the syscall-exit after a successful execve: set up the new image and
  * record it. */
 static void record_exec(struct recorder *rec, struct rtask *t)
@@ -210,6 +227,9 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 			 "cannot store a copy of %s in the trace", interp);
 	memcpy(x + 1, exe, strlen(exe) + 1);
 	capture_extra(&c, x, sizeof(*x) + strlen(exe) + 1);
+	patch_image_tsc(rec, t, exe, x->exe_file, &c);
+	if (x->interp_file[0])
+		patch_image_tsc(rec, t, interp, x->interp_file, &c);
 	free(x);
 
 	ev.kind = MRR_EV_EXEC;
@@ -628,6 +648,8 @@ int mrr_record(const struct record_opts *o)
 			mrr_trace_strerror(err));
 		return MRR_EXIT_CANTCREAT;
 	}
+	for (size_t i = 0; i < rec.nstored; i++)
+		free(rec.stored[i].sites);
 	free(rec.stored);
 	return code;
 }

@@ -11,6 +11,7 @@
 #include <sys/user.h>
 
 struct mrr_pagemap;
+struct tsc_site;
 struct mrr_page_snapshot;
 
 /* Memory captured for one event. */
@@ -73,6 +74,8 @@ struct recorder {
 		unsigned long long dev, ino, size;
 		long long mtime_ns;
 		char name[MRR_STORED_NAME_MAX];
+		struct tsc_site *sites; /* rdtsc sites, once looked for */
+		long nsites;            /* -1: not looked for yet */
 	} *stored;
 	size_t nstored, stored_cap;
 };
@@ -99,5 +102,11 @@ int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 int rec_store_path(struct recorder *rec, const char *path,
 		   char name[MRR_STORED_NAME_MAX]);
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c);
+/* Rewrites the rdtsc sites of the file stored as name, mapped at
+ * [start, end) from file offset offset, and captures the rewritten bytes.
+ * path is where the file can be read now. */
+void rec_patch_tsc(struct recorder *rec, struct rtask *t, const char *name,
+		   const char *path, uint64_t start, uint64_t end,
+		   uint64_t offset, struct capture *c);
 
 #endif

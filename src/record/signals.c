@@ -9,6 +9,7 @@
 #include "core/events.h"
 #include "core/insn.h"
 #include "core/log.h"
+#include "core/tsc_patch.h"
 #include "record/rtask.h"
 
 #include <errno.h>
@@ -116,7 +117,11 @@ static bool try_rdtsc(struct recorder *rec, struct rtask *t,
 	n = tracee_read(&t->t, regs->rip, code, sizeof(code));
 	if (n <= 0)
 		return false;
-	kind = mrr_decode_tsc(code, (size_t)n, regs->rip, &len);
+	if (n >= 2 && code[0] == 0x0f && code[1] == 0x0b) /* rewritten */
+		kind = (enum mrr_tsc_insn)tsc_patched_insn(t->t.tid, regs->rip,
+							   &len);
+	else
+		kind = mrr_decode_tsc(code, (size_t)n, regs->rip, &len);
 	if (kind == MRR_INSN_OTHER)
 		return false;
 	if (kind == MRR_INSN_RDTSCP)
@@ -157,7 +162,8 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
-	if (sig == SIGSEGV && si.si_code == SI_KERNEL &&
+	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
+	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
 	    try_rdtsc(rec, t, &regs)) {
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;

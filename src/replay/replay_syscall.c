@@ -3,6 +3,7 @@
  * space or signal state run for real, placed exactly where they were. The
  * program's madvise never runs: only the recorded dropped ranges are
  * applied. */
+#define _GNU_SOURCE
 #include "core/events.h"
 #include "core/log.h"
 #include "replay/ptask.h"
@@ -267,7 +268,8 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 	}
 	if (inject(rp, t, SYS_close, (uint64_t)fd, 0, 0, 0, 0, 0, &ret) < 0)
 		return;
-	set_result(rp, t, ev->result);
+	if (set_result(rp, t, ev->result) == 0)
+		apply_writes(rp, t, ev); /* rewritten rdtsc sites */
 }
 
 static bool destroys_content(uint64_t advice)
@@ -505,10 +507,30 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_vfork:
 		replay_fork(rp, t, &regs);
 		return;
+	case SYS_seccomp:
+		execute(rp, t, false);
+		return;
+	case SYS_prctl:
+		if (ev->args[0] == 22 /* PR_SET_SECCOMP */ ||
+		    ev->args[0] == 38 /* PR_SET_NO_NEW_PRIVS */) {
+			execute(rp, t, false);
+			return;
+		}
+		break;
+	case SYS_mremap:
+		/* keep the mapping where it went at record */
+		if (ev->result > 0 && (uint64_t)ev->result != ev->args[0] &&
+		    (ev->args[3] & MREMAP_MAYMOVE)) {
+			regs.r10 = ev->args[3] | MREMAP_FIXED;
+			regs.r8 = (uint64_t)ev->result;
+			if (tracee_set_regs(&t->t, &regs) < 0)
+				return;
+		}
+		execute(rp, t, true);
+		return;
 	case SYS_brk:
 	case SYS_munmap:
 	case SYS_mprotect:
-	case SYS_mremap:
 	case SYS_pkey_mprotect:
 		if (ev->result < 0 && ev->result > -4096 && ev->nr != SYS_brk) {
 			emulate(rp, t, &regs);

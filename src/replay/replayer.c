@@ -8,6 +8,7 @@
 #include "core/insn.h"
 #include "core/log.h"
 #include "core/seccomp_filter.h"
+#include "core/tsc_patch.h"
 #include "replay/ptask.h"
 #include "syscalls/table.h"
 
@@ -470,23 +471,27 @@ static void replay_rdtsc(struct replayer *rp, struct ptask *t)
 	struct user_regs_struct regs;
 	uint8_t code[16];
 	unsigned len = 0;
-	int status;
+	int status, kind = 0;
 	ssize_t n;
 
 	if (ptask_next_stop(rp, t, &status) < 0)
 		return;
-	if (!WIFSTOPPED(status) || WSTOPSIG(status) != SIGSEGV ||
+	if (!WIFSTOPPED(status) ||
+	    (WSTOPSIG(status) != SIGSEGV && WSTOPSIG(status) != SIGILL) ||
 	    tracee_get_regs(&t->t, &regs) < 0) {
 		diverge(rp, t, "expected an rdtsc trap, got status 0x%x",
 			status);
 		return;
 	}
 	n = tracee_read(&t->t, regs.rip, code, sizeof(code));
-	if (regs.rip != rp->ev.ip || n <= 0 ||
-	    mrr_decode_tsc(code, (size_t)n, regs.rip, &len) == MRR_INSN_OTHER) {
+	if (n >= 2 && code[0] == 0x0f && code[1] == 0x0b)
+		kind = tsc_patched_insn(t->t.tid, regs.rip, &len);
+	else if (n > 0)
+		kind = mrr_decode_tsc(code, (size_t)n, regs.rip, &len);
+	if (regs.rip != rp->ev.ip || !kind) {
 		diverge(rp, t,
-			"expected rdtsc at 0x%" PRIx64 ", got SIGSEGV at 0x%llx",
-			rp->ev.ip, regs.rip);
+			"expected rdtsc at 0x%" PRIx64 ", got %s at 0x%llx",
+			rp->ev.ip, mrr_signal_name(WSTOPSIG(status)), regs.rip);
 		return;
 	}
 	regs.rax = (uint32_t)rp->ev.args[0];
