@@ -1,12 +1,16 @@
 #!/bin/bash
 # divergence.sh: mrr replay must refuse traces that do not match the program.
 #
-#   divergence.sh --mrr PATH --trace-edit PATH --check result [--nr NR] -- PROG
+#   divergence.sh --mrr PATH --trace-edit PATH --check result [--nr NR]
+#                 [--at exact|next] -- PROG
 #       Records PROG without the syscall buffer (so its syscalls are SYSCALL
 #       events), checks the untouched trace replays, then changes the result
 #       of the first SYSCALL event with syscall number NR (default 1, write)
-#       with trace_edit. Replaying that must exit 70 and name the event
-#       ("event N") on stderr.
+#       with trace_edit. Replaying that must exit 70, name the changed event
+#       N on stderr ("event N"), and report the divergence on its first line
+#       at event N (--at exact: a syscall the replayer executes, whose real
+#       result it can compare) or at N or N+1 (--at next, the default: an
+#       emulated result is only noticed when the program acts on it).
 #   divergence.sh --mrr PATH --trace-edit PATH --check incomplete -- PROG
 #       Copies the first 3 events of the recording into an uncommitted trace.
 #       Replaying that must exit 65 and say the trace is incomplete.
@@ -16,7 +20,7 @@ set -u
 
 usage() {
 	echo "usage: $0 --mrr PATH --trace-edit PATH --check result|incomplete" \
-		"[--nr NR] -- PROG [ARGS...]" >&2
+		"[--nr NR] [--at exact|next] -- PROG [ARGS...]" >&2
 	exit 2
 }
 
@@ -24,18 +28,21 @@ mrr=""
 edit=""
 check=""
 nr=1
+at=next
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mrr) [ $# -ge 2 ] || usage; mrr=$2; shift 2 ;;
 	--trace-edit) [ $# -ge 2 ] || usage; edit=$2; shift 2 ;;
 	--check) [ $# -ge 2 ] || usage; check=$2; shift 2 ;;
 	--nr) [ $# -ge 2 ] || usage; nr=$2; shift 2 ;;
+	--at) [ $# -ge 2 ] || usage; at=$2; shift 2 ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
 done
 [ -n "$mrr" ] && [ -n "$edit" ] && [ $# -ge 1 ] || usage
 case $check in result | incomplete) ;; *) usage ;; esac
+case $at in exact | next) ;; *) usage ;; esac
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-divergence.XXXXXX") || exit 1
 
@@ -71,8 +78,20 @@ if [ "$check" = result ]; then
 	[ $rc = 70 ] || fail "replay of the changed trace exited $rc, not 70"
 	grep -Eq "event $event([^0-9]|\$)" "$T/edited.err" ||
 		fail "the divergence report does not name event $event"
-	echo "ok: replay exited 70: $(grep -E "event $event([^0-9]|\$)" \
-		"$T/edited.err" | head -n 1)"
+	first=$(head -n 1 "$T/edited.err")
+	at_event=$(echo "$first" | sed -n 's/.*event \([0-9][0-9]*\).*/\1/p')
+	[ -n "$at_event" ] ||
+		fail "the report's first line names no event: $first"
+	last_ok=$event
+	expected=$event
+	if [ "$at" = next ]; then
+		last_ok=$((event + 1))
+		expected="$event or $last_ok"
+	fi
+	[ "$at_event" -ge "$event" ] && [ "$at_event" -le $last_ok ] ||
+		fail "the divergence is reported at event $at_event, expected" \
+			"$expected"
+	echo "ok: replay exited 70: $first"
 else
 	run edit "$edit" --truncate 3 "$T/trace" "$T/partial"
 	[ $rc = 0 ] || fail "trace_edit --truncate exited $rc"
