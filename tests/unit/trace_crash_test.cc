@@ -41,8 +41,14 @@ const uint64_t kBigEvery = 211;
 		_exit(3);
 	for (uint64_t seq = 0;; seq++) {
 		gen_event(&g, seq, kSalt, kBigEvery);
-		if (mrr_trace_writer_append(w, &g.ev, nullptr))
+		int ret = mrr_trace_writer_append(w, &g.ev, nullptr);
+
+		if (ret) {
+			fprintf(stderr, "append of event %llu failed: %s\n",
+				(unsigned long long)seq,
+				mrr_trace_strerror(ret));
 			_exit(4);
+		}
 		if (--until_flush == 0) {
 			if (mrr_trace_writer_flush(w))
 				_exit(5);

@@ -236,7 +236,7 @@ inline bool write_file(const std::string &path, const std::vector<uint8_t> &d)
 
 	if (!f)
 		return false;
-	bool ok = fwrite(d.data(), 1, d.size(), f) == d.size();
+	bool ok = d.empty() || fwrite(d.data(), 1, d.size(), f) == d.size();
 
 	return fclose(f) == 0 && ok;
 }
