@@ -393,6 +393,26 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 	}
 }
 
+/* An interrupted syscall: note which signals are pending, so the replay
+ * can interrupt it the same way. */
+static void capture_pending(struct rtask *t, struct capture *c)
+{
+	struct mrr_interrupted_extra x = {0};
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", t->t.tid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigPnd:", 7) || !strncmp(line, "ShdPnd:", 7))
+			x.pending |= strtoull(line + 7, NULL, 16);
+	fclose(f);
+	c->extra_len = 0;
+	capture_extra(c, &x, sizeof(x));
+}
+
 /* Whether fd of the task is the same open file as mrr's stdout/stderr. */
 static uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd)
 {
@@ -442,6 +462,8 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 		capture_special(rec, t, result, &c);
 	else if (d)
 		capture_rules(t, d, result, &c);
+	if (result <= -512 && result >= -516)
+		capture_pending(t, &c);
 	switch (t->nr) {
 	case SYS_write:
 	case SYS_writev:

@@ -432,6 +432,62 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	t->pending_result = ev->result;
 }
 
+/* The user address and size of the temporary signal mask a syscall
+ * installs while it waits, or 0. */
+static uint64_t temp_sigmask(struct ptask *t, const struct mrr_event *ev,
+			     uint64_t *size)
+{
+	uint64_t ss[2];
+
+	switch (ev->nr) {
+	case SYS_rt_sigsuspend:
+		*size = ev->args[1];
+		return ev->args[0];
+	case SYS_ppoll:
+		*size = ev->args[4];
+		return ev->args[3];
+	case SYS_epoll_pwait:
+	case SYS_epoll_pwait2:
+		*size = ev->args[5];
+		return ev->args[4];
+	case SYS_pselect6:
+		if (!ev->args[5] ||
+		    tracee_read_all(&t->t, ev->args[5], ss, sizeof(ss)) < 0)
+			return 0;
+		*size = ss[1];
+		return ss[0];
+	}
+	return 0;
+}
+
+/* At record a signal interrupted this call while its temporary mask was in
+ * place; the kernel then restores the old mask only after delivering the
+ * signal. Reproduce that with a real rt_sigsuspend on the same mask and the
+ * same pending signal. Returns 1 when handled. */
+static int replay_interrupted_wait(struct replayer *rp, struct ptask *t,
+				   struct user_regs_struct *regs)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_interrupted_extra *x = ev->extra;
+	uint64_t mask, size = 0;
+	int64_t ret;
+	int sig;
+
+	if (ev->result > -512 || ev->result < -516 ||
+	    ev->extra_len < sizeof(*x) || !x->pending)
+		return 0;
+	mask = temp_sigmask(t, ev, &size);
+	if (!mask)
+		return 0;
+	sig = __builtin_ctzll(x->pending) + 1;
+	syscall(SYS_tgkill, t->t.tid, t->t.tid, sig);
+	if (replace_and_run(rp, t, regs, SYS_rt_sigsuspend, mask, size, 0, 0,
+			    &ret) < 0)
+		return 1;
+	set_result(rp, t, ev->result);
+	return 1;
+}
+
 static bool args_match(const struct mrr_syscall_desc *d,
 		       const struct user_regs_struct *regs,
 		       const struct mrr_event *ev, int *bad)
@@ -494,6 +550,8 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		emulate(rp, t, &regs);
 		return;
 	}
+	if (replay_interrupted_wait(rp, t, &regs))
+		return;
 	switch (ev->nr) {
 	case SYS_mmap:
 		replay_mmap(rp, t, &regs);
