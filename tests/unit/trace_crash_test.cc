@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -144,4 +145,68 @@ TEST(TraceCrash, KilledWriterLeavesReadablePrefix)
 	       "chunk\n",
 	       kRuns, (unsigned long long)total_salvaged,
 	       (unsigned long long)torn);
+}
+
+/* A write error (here: the file size limit, as on a full disk) makes the
+ * writer fail from then on; it never commits a trace with a hole in it. */
+TEST(TraceCrash, WriteErrorNeverCommits)
+{
+	TempDir tmp;
+	std::string dir = tmp.sub("t");
+	pid_t pid = fork();
+
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		struct rlimit lim = {200000, 200000};
+		struct mrr_trace_info info = test_info();
+		mrr_trace_writer *w = nullptr;
+		GenEvent g;
+		int ret = 0;
+
+		signal(SIGXFSZ, SIG_IGN);
+		if (mrr_trace_writer_create(dir.c_str(), &info, 0, &w) ||
+		    setrlimit(RLIMIT_FSIZE, &lim))
+			_exit(10);
+		uint64_t seq;
+		for (seq = 0; seq < 100000 && !ret; seq++) {
+			gen_event(&g, seq, kSalt, kBigEvery);
+			ret = mrr_trace_writer_append(w, &g.ev, nullptr);
+			if (!ret && seq % 50 == 49)
+				ret = mrr_trace_writer_flush(w);
+		}
+		if (ret != -EFBIG)
+			_exit(11);
+		/* Sticky: later calls fail too, and finish does not commit. */
+		if (mrr_trace_writer_append(w, &g.ev, nullptr) != -EFBIG ||
+		    mrr_trace_writer_flush(w) != -EFBIG)
+			_exit(12);
+		if (mrr_trace_writer_finish(w, MRR_END_COMPLETE, nullptr) !=
+		    -EFBIG)
+			_exit(13);
+		_exit(0);
+	}
+	int status = 0;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+
+	mrr_trace_reader *r = nullptr;
+	char err[512];
+	ASSERT_EQ(MRR_E_INCOMPLETE,
+		  mrr_trace_open(dir.c_str(), 0, &r, err, sizeof(err)));
+	uint64_t promised = count_in_message(err);
+	ASSERT_EQ(0, mrr_trace_open(dir.c_str(), MRR_READER_FORCE, &r, err,
+				    sizeof(err)));
+	struct mrr_event ev;
+	GenEvent g;
+	uint64_t n = 0;
+	while (mrr_trace_next(r, &ev) == 1) {
+		gen_event(&g, n, kSalt, kBigEvery);
+		g.ev.seq = n;
+		ASSERT_TRUE(same_event(ev, g.ev));
+		n++;
+	}
+	EXPECT_EQ(promised, n);
+	EXPECT_GT(n, 0u);
+	mrr_trace_close(r);
 }
