@@ -541,7 +541,8 @@ int mrr_trace_writer_store_file(mrr_trace_writer *w, const char *local_path,
 			ret = -errno;
 	} else {
 		dst_fd = openat(w->files_fd, tmp,
-				O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0444 | (st.st_mode & 0111));
+				O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+				0444 | (st.st_mode & 0111));
 		if (dst_fd < 0) {
 			ret = -errno;
 			goto out_close_src;
