@@ -429,6 +429,48 @@ static uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd)
 	return 0;
 }
 
+/* A write into a file some recorded process maps: the replay must put the
+ * same bytes into its copy of that file, or the mappings would miss them. */
+static void capture_file_write(struct recorder *rec, struct rtask *t,
+			       int64_t result, struct capture *c)
+{
+	struct mrr_file_write_extra x = {0};
+	char path[64], line[128];
+	struct stat st;
+	uint64_t pos = 0;
+	size_t i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid,
+		 (int)t->args[0]);
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	for (i = rec->nstored; i-- > 0;)
+		if (rec->stored[i].dev == st.st_dev &&
+		    rec->stored[i].ino == st.st_ino)
+			break;
+	if (i == (size_t)-1)
+		return;
+	if (t->nr == SYS_pwrite64 || t->nr == SYS_pwritev ||
+	    t->nr == SYS_pwritev2) {
+		pos = t->nr == SYS_pwrite64 ? t->args[3] : t->args[3];
+	} else {
+		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->t.tid,
+			 (int)t->args[0]);
+		f = fopen(path, "re");
+		if (!f)
+			return;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "pos:", 4))
+				pos = strtoull(line + 4, NULL, 10);
+		fclose(f);
+		pos -= (uint64_t)result;
+	}
+	memcpy(x.file, rec->stored[i].name, sizeof(x.file));
+	x.offset = pos;
+	capture_extra(c, &x, sizeof(x));
+}
+
 static void write_syscall_event(struct recorder *rec, struct rtask *t,
 				int64_t result, uint32_t flags,
 				struct capture *c)
@@ -470,8 +512,11 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 	case SYS_pwrite64:
 	case SYS_pwritev:
 	case SYS_pwritev2:
-		if (result > 0)
+		if (result > 0) {
 			flags |= echo_flags(rec, t, t->args[0]);
+			if (!flags && rec->nstored)
+				capture_file_write(rec, t, result, &c);
+		}
 		break;
 	}
 	write_syscall_event(rec, t, result, flags, &c);

@@ -30,6 +30,9 @@
 #define MADV_DONTNEED_LOCKED 24
 #endif
 
+static int private_copy(struct replayer *rp, const char *name,
+			const char *src, char *buf, size_t buflen);
+
 int run_to_exit(struct replayer *rp, struct ptask *t)
 {
 	int status;
@@ -66,28 +69,32 @@ static int set_result(struct replayer *rp, struct ptask *t, int64_t result)
 	return tracee_set_regs(&t->t, &r) < 0 ? -1 : 0;
 }
 
-static void echo(struct replayer *rp, struct ptask *t)
+/* Copies the bytes a write-family call wrote from the task to fd (at
+ * offset pos, or appending when pos < 0). */
+static int copy_written(struct ptask *t, const struct mrr_event *ev, int fd,
+			int64_t pos)
 {
-	const struct mrr_event *ev = &rp->ev;
-	int fd = ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2;
 	uint64_t left = ev->result > 0 ? (uint64_t)ev->result : 0;
 	char buf[65536];
 
-	if (rp->o->quiet || !(ev->flags & (MRR_EVF_TO_STDOUT | MRR_EVF_TO_STDERR)))
-		return;
 	if (ev->nr == SYS_write || ev->nr == SYS_pwrite64) {
 		uint64_t addr = ev->args[1];
 
 		while (left) {
 			size_t n = left < sizeof(buf) ? left : sizeof(buf);
+			ssize_t w;
 
-			if (tracee_read_all(&t->t, addr, buf, n) < 0 ||
-			    write(fd, buf, n) < 0)
-				return;
+			if (tracee_read_all(&t->t, addr, buf, n) < 0)
+				return -EFAULT;
+			w = pos < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, pos);
+			if (w != (ssize_t)n)
+				return -EIO;
+			if (pos >= 0)
+				pos += (int64_t)n;
 			addr += n;
 			left -= n;
 		}
-		return;
+		return 0;
 	}
 	/* writev family: gather */
 	for (uint64_t i = 0; i < ev->args[2] && left; i++) {
@@ -96,20 +103,56 @@ static void echo(struct replayer *rp, struct ptask *t)
 
 		if (tracee_read_all(&t->t, ev->args[1] + i * sizeof(iov), &iov,
 				    sizeof(iov)) < 0)
-			return;
+			return -EFAULT;
 		addr = (uint64_t)(uintptr_t)iov.iov_base;
 		len = iov.iov_len < left ? iov.iov_len : left;
 		left -= len;
 		while (len) {
 			size_t n = len < sizeof(buf) ? len : sizeof(buf);
+			ssize_t w;
 
-			if (tracee_read_all(&t->t, addr, buf, n) < 0 ||
-			    write(fd, buf, n) < 0)
-				return;
+			if (tracee_read_all(&t->t, addr, buf, n) < 0)
+				return -EFAULT;
+			w = pos < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, pos);
+			if (w != (ssize_t)n)
+				return -EIO;
+			if (pos >= 0)
+				pos += (int64_t)n;
 			addr += n;
 			len -= n;
 		}
 	}
+	return 0;
+}
+
+/* The program's output, shown again; and writes into files the program
+ * maps, applied to the replay's copies. */
+static void replay_output(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_file_write_extra *x = ev->extra;
+	char src[PATH_MAX], copy[PATH_MAX];
+	int fd;
+
+	if (ev->flags & (MRR_EVF_TO_STDOUT | MRR_EVF_TO_STDERR)) {
+		if (!rp->o->quiet)
+			copy_written(t, ev, ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2,
+				     -1);
+		return;
+	}
+	if (ev->result <= 0 || ev->extra_len != sizeof(*x) ||
+	    memchr(x->file, 0, sizeof(x->file)) == NULL)
+		return;
+	if (stored_path(rp, x->file, src, sizeof(src)) ||
+	    private_copy(rp, x->file, src, copy, sizeof(copy)) < 0)
+		return;
+	fd = open(copy, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || copy_written(t, ev, fd, (int64_t)x->offset) < 0)
+		diverge(rp, t, "cannot apply a recorded write to the copy of "
+			       "mapped file %s",
+			x->file);
+	if (fd >= 0)
+		close(fd);
 }
 
 static void emulate(struct replayer *rp, struct ptask *t,
@@ -119,7 +162,14 @@ static void emulate(struct replayer *rp, struct ptask *t,
 	regs->rax = (uint64_t)rp->ev.result;
 	if (tracee_set_regs(&t->t, regs) < 0 || apply_writes(rp, t, &rp->ev))
 		return;
-	echo(rp, t);
+	switch (rp->ev.nr) {
+	case SYS_write:
+	case SYS_pwrite64:
+	case SYS_writev:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+		replay_output(rp, t);
+	}
 	if (run_to_exit(rp, t) == 0)
 		set_result(rp, t, rp->ev.result);
 }
@@ -184,27 +234,48 @@ static int replace_and_run(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
-/* A file the replay may write through a shared mapping must not be the
- * trace's own copy. */
+/* The replay's own writable copy of a stored file (one per name), so that
+ * writes through mappings never touch the trace. */
 static int private_copy(struct replayer *rp, const char *name,
 			const char *src, char *buf, size_t buflen)
 {
-	char cmd[PATH_MAX * 2 + 32];
-	struct stat st;
+	char chunk[65536];
+	int in, out, err = 0;
+	ssize_t n;
 
 	if (!rp->tmpdir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
 		snprintf(rp->tmpdir, sizeof(rp->tmpdir), "%s/mrr-replay-XXXXXX",
-			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+			 tmp && tmp[0] ? tmp : "/tmp");
 		if (!mkdtemp(rp->tmpdir)) {
 			rp->tmpdir[0] = 0;
 			return -errno;
 		}
 	}
-	snprintf(buf, buflen, "%s/%s", rp->tmpdir, name);
-	if (stat(buf, &st) == 0)
-		return 0;
-	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", src, buf);
-	return system(cmd) == 0 ? 0 : -EIO;
+	if ((size_t)snprintf(buf, buflen, "%s/%s", rp->tmpdir, name) >= buflen)
+		return -ENAMETOOLONG;
+	out = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (out < 0)
+		return errno == EEXIST ? 0 : -errno;
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		err = -errno;
+		goto out_close_out;
+	}
+	while ((n = read(in, chunk, sizeof(chunk))) > 0)
+		if (write(out, chunk, (size_t)n) != n) {
+			err = -EIO;
+			break;
+		}
+	if (n < 0)
+		err = -errno;
+	close(in);
+out_close_out:
+	close(out);
+	if (err)
+		unlink(buf);
+	return err;
 }
 
 static void replay_mmap(struct replayer *rp, struct ptask *t,
@@ -237,7 +308,9 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 	}
 	if (stored_path(rp, x->file, path, sizeof(path)))
 		return;
-	if (shared) {
+	/* Mappings of one file must share its pages, as at record, and see
+	 * writes made to it: all but code use one writable copy. */
+	if (!(ev->args[2] & PROT_EXEC)) {
 		if (private_copy(rp, x->file, path, copy, sizeof(copy)) < 0) {
 			diverge(rp, t, "cannot copy stored file %s", x->file);
 			return;

@@ -12,6 +12,7 @@
 #include "replay/ptask.h"
 #include "syscalls/table.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -261,8 +262,10 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 			t->fresh = false;
 			if (t->child_tid_addr) {
 				uint32_t v = (uint32_t)t->child_tid_value;
-				(void)tracee_write_all(&t->t, t->child_tid_addr,
-						       &v, 4);
+				if (tracee_write_all(&t->t, t->child_tid_addr,
+						     &v, 4) < 0)
+					mrr_debug("pid %d: cannot set child tid",
+						  t->t.tid);
 			}
 			continue;
 		}
@@ -559,8 +562,9 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 			return;
 		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
 		    tracee_get_regs(&t->t, &regs) == 0) {
-			regs.orig_rax = (uint64_t)-1;
-			(void)tracee_set_regs(&t->t, &regs);
+			regs.orig_rax = (uint64_t)-1; /* the call never ran */
+			if (tracee_set_regs(&t->t, &regs) < 0)
+				return;
 		}
 		syscall(SYS_tgkill, t->t.tid, t->t.tid, sig);
 		t->expect_sig = sig;
@@ -625,6 +629,25 @@ static void remember(struct replayer *rp)
 	describe_event(&rp->ev, rp->recent[rp->nrecent % RECENT_EVENTS],
 		       sizeof(rp->recent[0]));
 	rp->nrecent++;
+}
+
+/* Removes the replay's private file copies (a flat directory). */
+static void remove_tree(const char *dir)
+{
+	struct dirent *d;
+	char path[PATH_MAX];
+	DIR *dp = opendir(dir);
+
+	if (dp) {
+		while ((d = readdir(dp)))
+			if (d->d_name[0] != '.') {
+				snprintf(path, sizeof(path), "%s/%s", dir,
+					 d->d_name);
+				unlink(path);
+			}
+		closedir(dp);
+	}
+	rmdir(dir);
 }
 
 static void kill_all(struct replayer *rp)
@@ -726,11 +749,7 @@ int mrr_replay(const struct replay_opts *o)
 	}
 	kill_all(&rp);
 	mrr_trace_close(rp.r);
-	if (rp.tmpdir[0]) {
-		char cmd[300];
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", rp.tmpdir);
-		if (system(cmd) != 0)
-			mrr_debug("could not remove %s", rp.tmpdir);
-	}
+	if (rp.tmpdir[0])
+		remove_tree(rp.tmpdir);
 	return rp.status;
 }
