@@ -47,7 +47,8 @@ enum mrr_event_kind {
 	MRR_EV_RDTSC = 4,   /* an rdtsc/rdtscp was trapped and emulated */
 	MRR_EV_EXIT = 5,    /* a task exited or was killed */
 	MRR_EV_BUFFER = 6,  /* a flush of a task's syscall buffer */
-	MRR_EV_KIND_MAX = 6,
+	MRR_EV_BACKTRACE = 7, /* call stack of the task's previous event */
+	MRR_EV_KIND_MAX = 7,
 };
 
 /* Event flags. */
@@ -147,6 +148,15 @@ MRR_WUR int mrr_trace_writer_flush(mrr_trace_writer *w);
 MRR_WUR int mrr_trace_writer_store_file(mrr_trace_writer *w,
 					const char *local_path,
 					char name_out[MRR_STORED_NAME_MAX]);
+
+/* Like mrr_trace_writer_store_file, with MRR_STORE_COPY: always copy, never
+ * hard-link (for files the program may change later, which would change a
+ * linked copy too). */
+#define MRR_STORE_COPY 0x1u
+MRR_WUR int mrr_trace_writer_store_file_flags(mrr_trace_writer *w,
+					      const char *local_path,
+					      unsigned flags,
+					      char name_out[MRR_STORED_NAME_MAX]);
 
 /* Number of events appended so far. */
 uint64_t mrr_trace_writer_events(const mrr_trace_writer *w);

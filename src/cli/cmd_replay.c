@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char help[] =
 	"usage: mrr replay [-q] [-f] [TRACE]\n"
@@ -31,7 +32,7 @@ int cmd_replay(int argc, char **argv)
 		{0, 0, 0, 0},
 	};
 	struct replay_opts o = {0};
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], abs[PATH_MAX];
 	int c;
 
 	opterr = 0;
@@ -60,6 +61,11 @@ int cmd_replay(int argc, char **argv)
 	if (resolve_trace_arg(optind < argc ? argv[optind] : NULL, dir,
 			      sizeof(dir)) < 0)
 		return MRR_EXIT_NOINPUT;
-	o.trace_dir = dir;
+	/* the replayed program runs in its recorded cwd: paths into the trace
+	 * must not depend on ours */
+	if (realpath(dir, abs))
+		o.trace_dir = abs;
+	else
+		o.trace_dir = dir;
 	return mrr_replay(&o);
 }

@@ -173,7 +173,8 @@ out:
 
 /* Stores the file at path, reusing an earlier copy of the same file. */
 static int store_cached(struct recorder *rec, const char *path,
-			const struct stat *st, char name[MRR_STORED_NAME_MAX])
+			const struct stat *st, unsigned flags,
+			char name[MRR_STORED_NAME_MAX])
 {
 	struct stored_file *f;
 	long long mtime = (long long)st->st_mtim.tv_sec * 1000000000 +
@@ -190,7 +191,7 @@ static int store_cached(struct recorder *rec, const char *path,
 			return 0;
 		}
 	}
-	err = mrr_trace_writer_store_file(rec->w, path, name);
+	err = mrr_trace_writer_store_file_flags(rec->w, path, flags, name);
 	if (err)
 		return err;
 	if (rec->nstored == rec->stored_cap) {
@@ -219,11 +220,12 @@ int rec_store_path(struct recorder *rec, const char *path,
 
 	if (stat(path, &st) < 0)
 		return -errno;
-	return store_cached(rec, path, &st, name);
+	return store_cached(rec, path, &st, 0, name);
 }
 
 int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
-		      char name[MRR_STORED_NAME_MAX], uint64_t *size)
+		      unsigned flags, char name[MRR_STORED_NAME_MAX],
+		      uint64_t *size)
 {
 	char path[64];
 	struct stat st;
@@ -234,7 +236,7 @@ int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 	if (!S_ISREG(st.st_mode))
 		return -ENODEV;
 	*size = (uint64_t)st.st_size;
-	return store_cached(rec, path, &st, name);
+	return store_cached(rec, path, &st, flags, name);
 }
 
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
@@ -248,7 +250,11 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		return;
 	if (flags & MAP_ANONYMOUS)
 		return;
-	err = rec_store_fd_file(rec, t, (int)t->args[4], x.file, &x.size);
+	/* Code is linked where possible; data the program may change later is
+	 * copied, so the trace keeps what was mapped. */
+	err = rec_store_fd_file(rec, t, (int)t->args[4],
+				(t->args[2] & PROT_EXEC) ? 0 : MRR_STORE_COPY,
+				x.file, &x.size);
 	if (err == -ENODEV) {
 		/* /dev/zero and other non-regular files: no contents */
 		return;

@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "record/rtask.h"
 #include "syscalls/table.h"
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
 #include <linux/sched.h>
@@ -156,6 +157,25 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	for (i = 0; i < 6; i++)
 		t->args[i] = regs_arg(&t->entry_regs, i);
 	t->have_exit_regs = false;
+	rec_sbuf_flush(rec, t);
+	switch (t->nr) {
+	case MRR_SYSCALL_REGISTER:
+		skip_syscall(rec, t, rec_sbuf_register(rec, t));
+		return;
+	case MRR_SYSCALL_FLUSH: /* rec_sbuf_flush above did the work */
+		skip_syscall(rec, t, 0);
+		return;
+	case MRR_SYSCALL_DESYNC:
+		skip_syscall(rec, t, -ENOSYS);
+		return;
+	case SYS_seccomp:
+		rec_sbuf_no_probe(t);
+		break;
+	case SYS_prctl:
+		if (t->args[0] == PR_SET_SECCOMP)
+			rec_sbuf_no_probe(t);
+		break;
+	}
 	d = mrr_syscall_lookup(t->nr);
 
 	if (!d || d->cls == MRR_SC_UNKNOWN || d->cls == MRR_SC_UNSUPPORTED) {

@@ -11,6 +11,7 @@
 #include "mem/pagemap.h"
 #include "record/rtask.h"
 #include "record/signals.h"
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -196,7 +197,9 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	ssize_t n;
 
 	t->started = true;
-	tracee_open_mem(&t->t);
+	t->sbuf_addr = 0;
+	if (tracee_open_mem(&t->t) < 0)
+		mrr_debug("pid %d: cannot open its memory", t->t.tid);
 	mrr_pagemap_close(t->pagemap);
 	t->pagemap = NULL;
 	map_mrr_page(rec, t);
@@ -294,6 +297,7 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent)
 		child = add_task(rec, cpid);
 	child->parent = parent->t.tid;
 	child->started = parent->started;
+	child->sbuf_addr = parent->sbuf_addr;
 	/* The fork's event goes in now, with the child's pid as result. */
 	rec_fork_event(rec, parent, cpid);
 	parent->fork_written = true;
@@ -532,8 +536,11 @@ int mrr_record(const struct record_opts *o)
 	env_blob = pack_strings(environ, &env_len);
 	fill_info(&info, o, argv_blob, argv_len, env_blob, env_len, cwd,
 		  rec.pfn_readable);
-	if (o->syscallbuf && o->preload)
+	if (o->syscallbuf && o->preload) {
 		info.flags |= MRR_INFO_SYSCALLBUF;
+		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;
+		rec.syscallbuf = true;
+	}
 	err = mrr_trace_writer_create(o->trace_dir, &info,
 				      o->sync ? MRR_WRITER_SYNC : 0, &rec.w);
 	free(argv_blob);

@@ -52,6 +52,7 @@ struct rtask {
 	siginfo_t deferred_info;
 	bool injecting;
 	siginfo_t injecting_info;
+	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
 };
 
 struct recorder {
@@ -66,6 +67,7 @@ struct recorder {
 	char stop_reason[256];  /* why recording stopped early, or "" */
 	int stop_code;          /* exit code for the early stop */
 	bool pfn_readable;
+	bool syscallbuf;        /* accept syscall buffer registrations */
 	struct stat_id {
 		unsigned long long dev, ino;
 	} out_id, err_id;       /* mrr's stdout/stderr, for echo flags */
@@ -93,12 +95,18 @@ void rec_write_event(struct recorder *rec, struct rtask *t,
 void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* record_sbuf.c */
+void rec_sbuf_flush(struct recorder *rec, struct rtask *t);
+int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t);
+void rec_sbuf_no_probe(struct rtask *t);
+
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);
 void rec_madvise_exit(struct recorder *rec, struct rtask *t,
 		      struct capture *c);
 int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
-		      char name[MRR_STORED_NAME_MAX], uint64_t *size);
+		      unsigned flags, char name[MRR_STORED_NAME_MAX],
+		      uint64_t *size);
 int rec_store_path(struct recorder *rec, const char *path,
 		   char name[MRR_STORED_NAME_MAX]);
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c);

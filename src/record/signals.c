@@ -162,6 +162,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
+	rec_sbuf_flush(rec, t);
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
 	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
 	    try_rdtsc(rec, t, &regs)) {

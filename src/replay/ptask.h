@@ -25,6 +25,7 @@ struct ptask {
 	int64_t pending_result;
 	uint64_t child_tid_addr; /* CLONE_CHILD_SETTID location in a child */
 	pid_t child_tid_value;   /* recorded tid to put there */
+	uint64_t sbuf_addr;      /* registered syscall buffer, or 0 */
 };
 
 #define RECENT_EVENTS 10
@@ -58,6 +59,12 @@ int stored_path(struct replayer *rp, const char *name, char *buf,
 		size_t buflen);
 int map_mrr_page(struct ptask *t, int use_page);
 void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
+
+/* replay_sbuf.c */
+void replay_buffer(struct replayer *rp, struct ptask *t);
+int replay_sbuf_check_consumed(struct replayer *rp, struct ptask *t);
+int replay_sbuf_register(struct replayer *rp, struct ptask *t);
+void replay_sbuf_no_probe(struct ptask *t);
 
 /* replay_syscall.c */
 void replay_syscall(struct replayer *rp, struct ptask *t);

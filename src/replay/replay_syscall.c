@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "replay/ptask.h"
 #include "syscalls/table.h"
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -488,6 +489,7 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
 	child = ptask_add(rp, (pid_t)ev->result, (pid_t)msg);
 	child->fresh = true;
+	child->sbuf_addr = t->sbuf_addr;
 	if (flags & CLONE_CHILD_SETTID) {
 		child->child_tid_addr = ctid;
 		child->child_tid_value = (pid_t)ev->result;
@@ -565,7 +567,7 @@ static bool args_match(const struct mrr_syscall_desc *d,
 		       const struct user_regs_struct *regs,
 		       const struct mrr_event *ev, int *bad)
 {
-	int i, n = d ? d->nargs : 6;
+	int i, n = d ? d->nargs : 2; /* mrr's own calls take two */
 
 	for (i = 0; i < n; i++)
 		if (regs_arg(regs, i) != ev->args[i]) {
@@ -600,6 +602,18 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	}
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
+	if (regs.orig_rax == MRR_SYSCALL_DESYNC && ev->nr != MRR_SYSCALL_DESYNC) {
+		diverge(rp, t,
+			"the program's buffered %s did not match the recorded "
+			"record at offset %llu",
+			mrr_syscall_name((long)regs.rsi)
+				? mrr_syscall_name((long)regs.rsi)
+				: "call",
+			regs.rdi);
+		return;
+	}
+	if (replay_sbuf_check_consumed(rp, t) < 0)
+		return;
 	if ((int64_t)regs.orig_rax != ev->nr) {
 		const char *got = mrr_syscall_name((long)regs.orig_rax);
 
@@ -619,6 +633,11 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 			want, bad + 1, regs_arg(&regs, bad), ev->args[bad]);
 		return;
 	}
+	if (ev->nr == MRR_SYSCALL_REGISTER && replay_sbuf_register(rp, t) < 0)
+		return;
+	if (ev->nr == SYS_seccomp ||
+	    (ev->nr == SYS_prctl && ev->args[0] == 22 /* PR_SET_SECCOMP */))
+		replay_sbuf_no_probe(t);
 	if (ev->flags & MRR_EVF_SKIPPED) {
 		emulate(rp, t, &regs);
 		return;

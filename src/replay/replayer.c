@@ -381,6 +381,7 @@ static void finish_exec(struct replayer *rp, struct ptask *t)
 	}
 	t->stopped = true;
 	t->at_exit = true;
+	t->sbuf_addr = 0;
 	if (tracee_open_mem(&t->t) < 0 || map_mrr_page(t, 0) < 0) {
 		diverge(rp, t, "cannot map mrr's page at 0x%llx",
 			(unsigned long long)MRR_PAGE_ADDR);
@@ -719,6 +720,9 @@ int mrr_replay(const struct replay_opts *o)
 			replay_exit(&rp, t);
 			break;
 		case MRR_EV_BUFFER:
+			replay_buffer(&rp, t);
+			break;
+		case MRR_EV_BACKTRACE:
 			break;
 		default:
 			mrr_err("trace %s: event %" PRIu64

@@ -499,8 +499,24 @@ static void memo_add(mrr_trace_writer *w, const struct stat *st,
 	snprintf(m->name, sizeof(m->name), "%s", name);
 }
 
+static int store_file(mrr_trace_writer *w, const char *local_path,
+		      unsigned flags, char name_out[MRR_STORED_NAME_MAX]);
+
 int mrr_trace_writer_store_file(mrr_trace_writer *w, const char *local_path,
 				char name_out[MRR_STORED_NAME_MAX])
+{
+	return store_file(w, local_path, 0, name_out);
+}
+
+int mrr_trace_writer_store_file_flags(mrr_trace_writer *w,
+				      const char *local_path, unsigned flags,
+				      char name_out[MRR_STORED_NAME_MAX])
+{
+	return store_file(w, local_path, flags, name_out);
+}
+
+static int store_file(mrr_trace_writer *w, const char *local_path,
+		      unsigned flags, char name_out[MRR_STORED_NAME_MAX])
 {
 	struct trace_xxh64_state hs;
 	char tmp[64], proc[64], name[MRR_STORED_NAME_MAX];
@@ -534,7 +550,8 @@ int mrr_trace_writer_store_file(mrr_trace_writer *w, const char *local_path,
 	/* Link the very inode we opened, then name it by what it holds. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", src_fd);
 	trace_xxh64_init(&hs, 0);
-	if (linkat(AT_FDCWD, proc, w->files_fd, tmp, AT_SYMLINK_FOLLOW) == 0) {
+	if (!(flags & MRR_STORE_COPY) &&
+	    linkat(AT_FDCWD, proc, w->files_fd, tmp, AT_SYMLINK_FOLLOW) == 0) {
 		linked = 1;
 		ret = hash_fd(src_fd, &hs, &size);
 		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(src_fd))
