@@ -1,3 +1,331 @@
-/* The syscall buffer preload library (see src/syscallbuf/abi.h once
- * buffering lands). For now it only marks itself as loaded. */
-int mrr_preload_loaded = 1;
+/* The preload library's engine: per-thread registration and sb_run(), the
+ * one shape every buffered wrapper follows (see preload.h and abi.h).
+ *
+ * Built -nostdlib: the only symbol taken from elsewhere is libc's
+ * __errno_location, and only to report errors the way libc does. */
+#include "syscallbuf/preload.h"
+
+#include "syscallbuf/abi.h"
+#include "syscallbuf/calls.h"
+#include "syscallbuf/raw.h"
+
+#include <asm/stat.h>
+#include <asm/unistd.h>
+#include <linux/errno.h>
+#include <linux/mman.h>
+#include <stdint.h>
+
+_Static_assert(sizeof(struct stat) == MRR_SB_STAT_SIZE, "struct stat size");
+_Static_assert(sizeof(struct mrr_syscallbuf_rec) % 8 == 0,
+	       "records must stay 8-aligned");
+
+/* Bytes of records a buffer can hold after its header. */
+#define SB_CAPACITY (MRR_SYSCALLBUF_SIZE - sizeof(struct mrr_syscallbuf_hdr))
+
+#define SB_BARRIER() __asm__ volatile("" ::: "memory")
+
+/* Weak: the library must load even into a program without libc's errno
+ * (it then only loses errno, never crashes). */
+extern int *__errno_location(void) __attribute__((weak));
+
+enum sb_state {
+	SB_UNKNOWN = 0, /* this thread has not tried to register yet */
+	SB_REGISTERING, /* inside sb_init_thread (a signal handler may nest) */
+	SB_ON,
+	SB_OFF, /* not under mrr, or mrr said no: everything is traced */
+};
+
+/* Initial-exec TLS needs no call into libc or ld.so at access time. A new
+ * thread starts from these zeroes and registers its own buffer; a fork
+ * child keeps its parent's values, and its copy of the buffer. */
+static __thread volatile struct mrr_syscallbuf_hdr *sb_hdr
+	__attribute__((tls_model("initial-exec")));
+static __thread enum sb_state sb_state
+	__attribute__((tls_model("initial-exec")));
+
+/* The compiler may emit memcpy/memset calls for struct copies; these keep
+ * them inside the library (hidden, so libc's are not replaced). */
+__attribute__((visibility("hidden"))) void *memcpy(void *dst, const void *src,
+						   size_t n)
+{
+	void *ret = dst;
+
+	__asm__ volatile("rep movsb"
+			 : "+D"(dst), "+S"(src), "+c"(n)
+			 :
+			 : "memory");
+	return ret;
+}
+
+__attribute__((visibility("hidden"))) void *memset(void *dst, int c, size_t n)
+{
+	void *ret = dst;
+
+	__asm__ volatile("rep stosb" : "+D"(dst), "+c"(n) : "a"(c) : "memory");
+	return ret;
+}
+
+long sb_ret(long raw)
+{
+	if ((unsigned long)raw > -4096ul) {
+		if (__errno_location)
+			*__errno_location() = (int)-raw;
+		return -1;
+	}
+	return raw;
+}
+
+static long sb_call_traced(long nr, long a0, long a1, long a2)
+{
+	return sb_traced_syscall(nr, a0, a1, a2, 0, 0, 0);
+}
+
+long sb_traced(const struct sb_call *c)
+{
+	return sb_traced_syscall(c->nr, c->args[0], c->args[1], c->args[2],
+				 c->args[3], c->args[4], c->args[5]);
+}
+
+static long sb_untraced(const struct sb_call *c)
+{
+	return sb_untraced_syscall(c->nr, c->args[0], c->args[1], c->args[2],
+				   c->args[3], c->args[4], c->args[5]);
+}
+
+void sb_init_thread(void)
+{
+	struct mrr_syscallbuf_hdr *hdr;
+	long addr, ret;
+
+	if (sb_state != SB_UNKNOWN)
+		return;
+	sb_state = SB_REGISTERING;
+	/* Traced, so that the replay maps the buffer at the same address. */
+	addr = sb_traced_syscall(__NR_mmap, 0, MRR_SYSCALLBUF_SIZE,
+				 PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if ((unsigned long)addr > -4096ul) {
+		sb_state = SB_OFF;
+		return;
+	}
+	hdr = (struct mrr_syscallbuf_hdr *)addr;
+	hdr->magic = MRR_SYSCALLBUF_MAGIC;
+	hdr->abi = MRR_SYSCALLBUF_ABI_VERSION;
+	SB_BARRIER();
+	ret = sb_call_traced(MRR_SYSCALL_REGISTER, addr,
+			     MRR_SYSCALLBUF_ABI_VERSION, 0);
+	if (ret != 0) {
+		sb_call_traced(__NR_munmap, addr, MRR_SYSCALLBUF_SIZE, 0);
+		sb_state = SB_OFF;
+		return;
+	}
+	sb_hdr = hdr;
+	sb_state = SB_ON;
+}
+
+/* Runs before main, and possibly after other libraries' constructors that
+ * already called a wrapper (which then registered lazily). */
+__attribute__((constructor)) static void sb_init(void)
+{
+	sb_init_thread();
+}
+
+static volatile struct mrr_syscallbuf_hdr *sb_buffer(void)
+{
+	if (sb_state == SB_UNKNOWN)
+		sb_init_thread();
+	return sb_state == SB_ON ? sb_hdr : 0;
+}
+
+int sb_buffering(void)
+{
+	volatile struct mrr_syscallbuf_hdr *hdr = sb_buffer();
+
+	return hdr && !hdr->busy;
+}
+
+static struct mrr_syscallbuf_rec *
+sb_rec_at(volatile struct mrr_syscallbuf_hdr *hdr, uint32_t off)
+{
+	return (struct mrr_syscallbuf_rec *)((char *)(hdr + 1) + off);
+}
+
+static uint32_t sb_align8(size_t n)
+{
+	return (uint32_t)((n + 7) & ~(size_t)7);
+}
+
+/* Flushes when the buffer is past half full. Called with busy clear, so
+ * mrr accepts the flush at the traced syscall's stop and resets used
+ * itself. The library leaves used alone: at replay, mrr loads the next
+ * records after this syscall only if there are any, and a reset here would
+ * turn the consumed ones into fresh ones. */
+static void sb_maybe_flush(volatile struct mrr_syscallbuf_hdr *hdr)
+{
+	if (hdr->used > MRR_SYSCALLBUF_FLUSH_AT)
+		sb_call_traced(MRR_SYSCALL_FLUSH, 0, 0, 0);
+}
+
+static int sb_fd_is_regular(long fd)
+{
+	struct stat st;
+
+	if (sb_untraced_syscall(__NR_fstat, fd, (long)&st, 0, 0, 0, 0) != 0)
+		return 0;
+	return (st.st_mode & 0170000) == 0100000;
+}
+
+/* How many bytes the kernel wrote for result res, per the call's rule. */
+static size_t sb_data_len(const struct sb_call *c, long res)
+{
+	switch (c->rule) {
+	case MRR_SB_RESULT:
+		if (res <= 0)
+			return 0;
+		return (size_t)res < c->out_len ? (size_t)res : c->out_len;
+	case MRR_SB_FIXED:
+		return res >= 0 && c->out ? c->out_len : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Copies len bytes between the call's output (buffer or vectors) and the
+ * record's data, in the direction to_rec says. */
+static void sb_move_data(const struct sb_call *c, uint8_t *data, size_t len,
+			 int to_rec)
+{
+	if (!c->iov) {
+		if (to_rec)
+			memcpy(data, c->out, len);
+		else
+			memcpy(c->out, data, len);
+		return;
+	}
+	for (long i = 0; len > 0 && i < c->args[2]; i++) {
+		size_t n = c->iov[i].len < len ? c->iov[i].len : len;
+
+		if (to_rec)
+			memcpy(data, c->iov[i].base, n);
+		else
+			memcpy(c->iov[i].base, data, n);
+		data += n;
+		len -= n;
+	}
+}
+
+static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
+		      const struct sb_call *c, uint32_t used)
+{
+	struct mrr_syscallbuf_rec *rec;
+	size_t len;
+	long res;
+
+	/* Decisions only the record can make; each one that says no takes
+	 * the traced path, so the replay finds no record here either. */
+	if ((c->flags & SB_REGULAR_FD) && !sb_fd_is_regular(c->args[0]))
+		return sb_traced(c);
+	if (c->flags & SB_MADVISE) {
+		/* MADV_COLD fails wherever DONTNEED could keep or skip pages
+		 * (locked, PFN-mapped or hugetlb VMAs, holes). The probe is
+		 * hidden from mrr's filter and, while no_probe is 0, from any
+		 * filter of the program's. */
+		if (hdr->no_probe ||
+		    sb_untraced_syscall(__NR_madvise, c->args[0], c->args[1],
+					MADV_COLD, 0, 0, 0) != 0)
+			return sb_traced(c);
+	}
+
+	hdr->busy = 1;
+	SB_BARRIER();
+	res = sb_untraced(c);
+	len = sb_data_len(c, res);
+	rec = sb_rec_at(hdr, used);
+	rec->size = sb_align8(sizeof(*rec) + len);
+	rec->nr = (uint32_t)c->nr;
+	rec->result = res;
+	rec->args[0] = (uint64_t)c->args[0];
+	rec->args[1] = (uint64_t)c->args[1];
+	rec->args[2] = (uint64_t)c->args[2];
+	rec->data_len = (uint32_t)len;
+	rec->pad = 0;
+	sb_move_data(c, (uint8_t *)(rec + 1), len, 1);
+	SB_BARRIER();
+	hdr->used = used + rec->size;
+	hdr->busy = 0;
+	SB_BARRIER();
+	sb_maybe_flush(hdr);
+	return res;
+}
+
+/* Whether the record at used, of avail loaded bytes, is well-formed and
+ * is this very call. */
+static int sb_rec_matches(const struct mrr_syscallbuf_rec *rec, uint32_t used,
+			  uint32_t avail, const struct sb_call *c)
+{
+	uint32_t left = avail - used;
+
+	if (left < sizeof(*rec) || rec->size < sizeof(*rec) ||
+	    rec->size > left || rec->size % 8 != 0 ||
+	    rec->data_len > rec->size - sizeof(*rec))
+		return 0;
+	if (rec->nr != (uint32_t)c->nr ||
+	    rec->args[0] != (uint64_t)c->args[0] ||
+	    rec->args[1] != (uint64_t)c->args[1] ||
+	    rec->args[2] != (uint64_t)c->args[2])
+		return 0;
+	return rec->data_len == sb_data_len(c, rec->result);
+}
+
+static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
+		      const struct sb_call *c, uint32_t used)
+{
+	const struct mrr_syscallbuf_rec *rec;
+	uint32_t avail = hdr->avail;
+	long res;
+
+	if (avail > SB_CAPACITY)
+		avail = SB_CAPACITY;
+	/* No record: at record this call was traced (every traced syscall
+	 * flushed the buffer before it), so it is traced now too. */
+	if (used >= avail)
+		return sb_traced(c);
+	rec = sb_rec_at(hdr, used);
+	if (!sb_rec_matches(rec, used, avail, c)) {
+		sb_call_traced(MRR_SYSCALL_DESYNC, used, c->nr, 0);
+		return sb_traced(c);
+	}
+
+	hdr->busy = 1;
+	SB_BARRIER();
+	sb_move_data(c, (uint8_t *)(rec + 1), rec->data_len, 0);
+	/* The probe succeeded at record, so the range held no locked page:
+	 * dropping it again now drops exactly the same pages. */
+	if (c->flags & SB_MADVISE)
+		sb_untraced(c);
+	res = rec->result;
+	SB_BARRIER();
+	hdr->used = used + rec->size;
+	hdr->busy = 0;
+	SB_BARRIER();
+	sb_maybe_flush(hdr);
+	return res;
+}
+
+long sb_run(const struct sb_call *c)
+{
+	volatile struct mrr_syscallbuf_hdr *hdr = sb_buffer();
+	uint32_t used;
+
+	/* busy: a signal handler interrupted a wrapper of this thread. */
+	if (!hdr || hdr->busy || c->out_len > MRR_SYSCALLBUF_MAX_DATA)
+		return sb_traced(c);
+	/* The program can scribble over used; never write past the end. */
+	used = hdr->used;
+	if (used > SB_CAPACITY || sb_align8(sizeof(struct mrr_syscallbuf_rec) +
+					    c->out_len) > SB_CAPACITY - used)
+		return sb_traced(c);
+	if (hdr->replaying)
+		return sb_replay(hdr, c, used);
+	return sb_record(hdr, c, used);
+}

@@ -1,0 +1,97 @@
+/* The syscall buffer ABI shared by the preload library (src/syscallbuf/),
+ * the recorder and the replayer. Its version goes into every trace header
+ * (mrr_trace_info.syscallbuf_abi); change MRR_SYSCALLBUF_ABI_VERSION with
+ * any layout or protocol change.
+ *
+ * Protocol
+ * - The library maps its buffer itself (a traced mmap, so it replays at the
+ *   same address) and registers it with a traced syscall numbered
+ *   MRR_SYSCALL_REGISTER(buffer address, MRR_SYSCALLBUF_ABI_VERSION). The
+ *   recorder (and replayer) answers 0 when it accepts the buffer, and
+ *   -ENOSYS when buffering is off; the library then traces everything.
+ * - Buffers are per thread. The main thread registers from the library's
+ *   constructor, any other thread on its first buffered call. A fork child
+ *   (no CLONE_VM) and a vfork child (CLONE_VM|CLONE_VFORK, which runs on
+ *   its parent's thread-local state) keep using the parent's buffer
+ *   address; a CLONE_VM child without CLONE_VFORK (a new thread) has none
+ *   until it registers its own. After execve the new image registers
+ *   afresh.
+ * - Each buffered call appends one record at hdr.used (8-byte aligned) and
+ *   then advances hdr.used. While it does so hdr.busy is 1: mrr never
+ *   flushes a busy buffer.
+ * - Flush: before every traced event of the task, mrr reads records
+ *   [0, hdr.used), writes them to the trace as one MRR_EV_BUFFER event, and
+ *   sets hdr.used to 0. When a call leaves hdr.used above
+ *   MRR_SYSCALLBUF_FLUSH_AT, the library itself makes the traced syscall
+ *   MRR_SYSCALL_FLUSH right after committing the record; it is recorded and
+ *   replayed like any traced syscall (result 0). The library never resets
+ *   hdr.used itself: only mrr does.
+ * - The library never makes a traced syscall while hdr.busy is 1, and mrr
+ *   delivers asynchronous signals only after traced syscalls, so a flush
+ *   is refused only if a synchronous signal's handler makes a traced call.
+ * - Replay: mrr writes the records of each MRR_EV_BUFFER event into the
+ *   buffer at offset 0, sets hdr.used = 0 and hdr.avail to their length,
+ *   while the task is stopped right after its previous event. hdr.replaying
+ *   is 1. A wrapper takes the next record when one is there: it checks
+ *   that nr and the key arguments match, copies the recorded bytes out, and
+ *   returns the recorded result, without making the syscall (except
+ *   madvise: see below). With no record left, the call takes the traced
+ *   path, as it did at record (every traced syscall flushed the buffer, so
+ *   a call that was traced at record always finds the buffer consumed).
+ *   On a mismatch (malformed record, other nr or args[0..2], or a data_len
+ *   the call cannot have written) the library makes the traced syscall
+ *   MRR_SYSCALL_DESYNC(record offset, nr of the call the program made) so
+ *   mrr reports the divergence, then takes the traced path.
+ * - madvise(MADV_DONTNEED) is buffered only when an untraced
+ *   madvise(MADV_COLD) probe of the same range succeeded: then no page in the
+ *   range is locked, PFN-mapped or hugetlb, and re-running the DONTNEED at
+ *   replay drops exactly the same pages. mrr sets hdr.no_probe once the
+ *   program installs its own seccomp filter (which would see the probe);
+ *   from then on madvise is traced.
+ * - The recorded program can write anywhere in the buffer. mrr treats it as
+ *   untrusted: every size, offset and count is checked, and a corrupted
+ *   buffer ends the recording with an error.
+ */
+#ifndef MRR_SYSCALLBUF_ABI_H
+#define MRR_SYSCALLBUF_ABI_H
+
+#include <stdint.h>
+
+#define MRR_SYSCALLBUF_ABI_VERSION 1
+
+/* Syscall numbers no kernel uses, intercepted by mrr at their seccomp stop. */
+#define MRR_SYSCALL_REGISTER 0x6d7200 /* ("mr") */
+#define MRR_SYSCALL_FLUSH    0x6d7201
+#define MRR_SYSCALL_DESYNC   0x6d7202
+
+#define MRR_SYSCALLBUF_MAGIC	0x4642524du /* "MRBF" */
+#define MRR_SYSCALLBUF_SIZE	(1u << 20)  /* bytes, header included */
+#define MRR_SYSCALLBUF_FLUSH_AT (MRR_SYSCALLBUF_SIZE / 2)
+/* Largest data one record may carry; bigger calls are traced. */
+#define MRR_SYSCALLBUF_MAX_DATA (MRR_SYSCALLBUF_SIZE / 4)
+
+struct mrr_syscallbuf_hdr {
+	uint32_t magic;	    /* MRR_SYSCALLBUF_MAGIC */
+	uint32_t abi;	    /* MRR_SYSCALLBUF_ABI_VERSION */
+	uint32_t used;	    /* bytes of records after the header */
+	uint32_t avail;	    /* replay: bytes of records loaded */
+	uint32_t busy;	    /* a wrapper is between reserve and commit */
+	uint32_t replaying; /* set by mrr at replay */
+	uint32_t no_probe;  /* set by mrr: do not buffer madvise */
+	uint32_t pad;
+	/* records follow, up to MRR_SYSCALLBUF_SIZE */
+};
+
+/* One buffered call. size covers the header and data, rounded up to 8.
+ * Which calls are buffered and what data each carries: calls.h. */
+struct mrr_syscallbuf_rec {
+	uint32_t size;
+	uint32_t nr;	   /* syscall number */
+	int64_t result;	   /* what the call returned (-errno on failure) */
+	uint64_t args[3];  /* first three arguments, for checking at replay */
+	uint32_t data_len; /* bytes the kernel wrote, copied after the header */
+	uint32_t pad;
+	/* uint8_t data[data_len]; */
+};
+
+#endif

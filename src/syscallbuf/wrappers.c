@@ -1,0 +1,240 @@
+/* The libc functions the preload library replaces. Each one only
+ * describes its syscall (what it may write, and where) and lets sb_run()
+ * decide; the rules for each record's data are in calls.h.
+ *
+ * Prototypes use plain C types of the same size as libc's (ssize_t is
+ * long, off_t is long, size_t is unsigned long), since no libc header is
+ * included. The aliases cover libc's other names for the same function
+ * (pread64, lseek64, fstat64, ...). */
+#include "syscallbuf/calls.h"
+#include "syscallbuf/preload.h"
+
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+
+#define SB_EXPORT   __attribute__((visibility("default")))
+#define SB_ALIAS(f) __attribute__((visibility("default"), alias(#f)))
+
+/* Linux's UIO_MAXIOV: more vectors make readv fail with EINVAL. */
+#define SB_IOV_MAX 1024
+
+#define SB_CALL(n, a0, a1, a2, a3, a4)                                         \
+	{                                                                      \
+		.nr = (n), .args = {(long)(a0), (long)(a1), (long)(a2),        \
+				    (long)(a3), (long)(a4), 0},                \
+	}
+
+/* read, write, readv and writev may block forever on a pipe, socket or
+ * tty, while mrr may need this task meanwhile (a blocked untraced call
+ * cannot be interrupted cleanly): they are buffered on regular files only.
+ * pread and pwrite need not check, as they fail at once with ESPIPE on
+ * anything that is not seekable. */
+
+SB_EXPORT long read(int fd, void *buf, unsigned long count)
+{
+	struct sb_call c = SB_CALL(__NR_read, fd, buf, count, 0, 0);
+
+	c.rule = MRR_SB_RESULT;
+	c.flags = SB_REGULAR_FD;
+	c.out = buf;
+	c.out_len = count;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long write(int fd, const void *buf, unsigned long count)
+{
+	struct sb_call c = SB_CALL(__NR_write, fd, buf, count, 0, 0);
+
+	c.flags = SB_REGULAR_FD;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long pread64(int fd, void *buf, unsigned long count, long off)
+{
+	struct sb_call c = SB_CALL(__NR_pread64, fd, buf, count, off, 0);
+
+	c.rule = MRR_SB_RESULT;
+	c.out = buf;
+	c.out_len = count;
+	return sb_ret(sb_run(&c));
+}
+SB_ALIAS(pread64) long pread(int fd, void *buf, unsigned long count, long off);
+
+SB_EXPORT long pwrite64(int fd, const void *buf, unsigned long count, long off)
+{
+	struct sb_call c = SB_CALL(__NR_pwrite64, fd, buf, count, off, 0);
+
+	return sb_ret(sb_run(&c));
+}
+SB_ALIAS(pwrite64)
+long pwrite(int fd, const void *buf, unsigned long count, long off);
+
+SB_EXPORT long readv(int fd, const struct sb_iovec *iov, int iovcnt)
+{
+	struct sb_call c = SB_CALL(__NR_readv, fd, iov, iovcnt, 0, 0);
+	unsigned long total = 0;
+
+	/* The vectors are read only when the call may be buffered (libc
+	 * would not touch them), and counts the kernel rejects go to it
+	 * unbuffered, to fail there. */
+	if (!sb_buffering() || iovcnt < 0 || iovcnt > SB_IOV_MAX)
+		return sb_ret(sb_traced(&c));
+	for (int i = 0; i < iovcnt; i++) {
+		if (iov[i].len > (1ul << 40))
+			return sb_ret(sb_traced(&c));
+		total += iov[i].len;
+	}
+	c.rule = MRR_SB_RESULT;
+	c.flags = SB_REGULAR_FD;
+	c.iov = iov;
+	c.out_len = total;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long writev(int fd, const struct sb_iovec *iov, int iovcnt)
+{
+	struct sb_call c = SB_CALL(__NR_writev, fd, iov, iovcnt, 0, 0);
+
+	c.flags = SB_REGULAR_FD;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long lseek(int fd, long off, int whence)
+{
+	struct sb_call c = SB_CALL(__NR_lseek, fd, off, whence, 0, 0);
+
+	return sb_ret(sb_run(&c));
+}
+SB_ALIAS(lseek) long lseek64(int fd, long off, int whence);
+
+SB_EXPORT int close(int fd)
+{
+	struct sb_call c = SB_CALL(__NR_close, fd, 0, 0, 0, 0);
+
+	return (int)sb_ret(sb_run(&c));
+}
+
+SB_EXPORT int getpid(void)
+{
+	struct sb_call c = SB_CALL(__NR_getpid, 0, 0, 0, 0, 0);
+
+	return (int)sb_run(&c);
+}
+
+SB_EXPORT int gettid(void)
+{
+	struct sb_call c = SB_CALL(__NR_gettid, 0, 0, 0, 0, 0);
+
+	return (int)sb_run(&c);
+}
+
+SB_EXPORT long getrandom(void *buf, unsigned long len, unsigned flags)
+{
+	struct sb_call c = SB_CALL(__NR_getrandom, buf, len, flags, 0, 0);
+
+	c.rule = MRR_SB_RESULT;
+	c.out = buf;
+	c.out_len = len;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT int clock_gettime(int clk, void *ts)
+{
+	struct sb_call c = SB_CALL(__NR_clock_gettime, clk, ts, 0, 0, 0);
+
+	c.rule = MRR_SB_FIXED;
+	c.out = ts;
+	c.out_len = ts ? MRR_SB_TIMESPEC_SIZE : 0;
+	return (int)sb_ret(sb_run(&c));
+}
+
+SB_EXPORT int gettimeofday(void *tv, void *tz)
+{
+	struct sb_call c = SB_CALL(__NR_gettimeofday, tv, tz, 0, 0, 0);
+
+	/* The record keeps one output; the obsolete timezone is rare. */
+	if (tz)
+		return (int)sb_ret(sb_traced(&c));
+	c.rule = MRR_SB_FIXED;
+	c.out = tv;
+	c.out_len = tv ? MRR_SB_TIMEVAL_SIZE : 0;
+	return (int)sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long time(long *tloc)
+{
+	struct sb_call c = SB_CALL(__NR_time, tloc, 0, 0, 0, 0);
+
+	c.rule = MRR_SB_FIXED;
+	c.out = tloc;
+	c.out_len = tloc ? MRR_SB_TIME_SIZE : 0;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT int fstat(int fd, void *st)
+{
+	struct sb_call c = SB_CALL(__NR_fstat, fd, st, 0, 0, 0);
+
+	c.rule = MRR_SB_FIXED;
+	c.out = st;
+	c.out_len = MRR_SB_STAT_SIZE;
+	return (int)sb_ret(sb_run(&c));
+}
+SB_ALIAS(fstat) int fstat64(int fd, void *st);
+
+/* stat and lstat are fstatat, called directly rather than through the
+ * exported (interposable) symbol. */
+static int sb_fstatat(int dirfd, const char *path, void *st, int flags)
+{
+	struct sb_call c = SB_CALL(__NR_newfstatat, dirfd, path, st, flags, 0);
+
+	c.rule = MRR_SB_FIXED;
+	c.out = st;
+	c.out_len = MRR_SB_STAT_SIZE;
+	return (int)sb_ret(sb_run(&c));
+}
+
+SB_EXPORT int fstatat(int dirfd, const char *path, void *st, int flags)
+{
+	return sb_fstatat(dirfd, path, st, flags);
+}
+SB_ALIAS(fstatat)
+int fstatat64(int dirfd, const char *path, void *st, int flags);
+SB_ALIAS(fstatat)
+int newfstatat(int dirfd, const char *path, void *st, int flags);
+
+SB_EXPORT int stat(const char *path, void *st)
+{
+	return sb_fstatat(AT_FDCWD, path, st, 0);
+}
+SB_ALIAS(stat) int stat64(const char *path, void *st);
+
+SB_EXPORT int lstat(const char *path, void *st)
+{
+	return sb_fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW);
+}
+SB_ALIAS(lstat) int lstat64(const char *path, void *st);
+
+SB_EXPORT int statx(int dirfd, const char *path, int flags, unsigned mask,
+		    void *stx)
+{
+	struct sb_call c = SB_CALL(__NR_statx, dirfd, path, flags, mask, stx);
+
+	c.rule = MRR_SB_FIXED;
+	c.out = stx;
+	c.out_len = MRR_SB_STATX_SIZE;
+	return (int)sb_ret(sb_run(&c));
+}
+
+SB_EXPORT int madvise(void *addr, unsigned long len, int advice)
+{
+	struct sb_call c = SB_CALL(__NR_madvise, addr, len, advice, 0, 0);
+
+	/* Only DONTNEED changes memory in a way the probe makes safe to
+	 * repeat at replay; other advice keeps its traced handling. */
+	if (advice != MADV_DONTNEED)
+		return (int)sb_ret(sb_traced(&c));
+	c.flags = SB_MADVISE;
+	return (int)sb_ret(sb_run(&c));
+}
