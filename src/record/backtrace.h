@@ -1,0 +1,28 @@
+/* Call stacks of stopped recorded tasks, for `mrr record --backtrace`
+ * (stored as MRR_EV_BACKTRACE events, printed by mrr dump). */
+#ifndef MRR_RECORD_BACKTRACE_H
+#define MRR_RECORD_BACKTRACE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Most frames mrr_backtrace() writes. */
+#define MRR_BACKTRACE_MAX_FRAMES 32
+
+/* Unwinds task tid, which must be in a ptrace-stop of the caller, with
+ * libunwind-ptrace, and writes its frames, innermost first, into buf, one a
+ * line: "0xADDR SYMBOL+0xOFF (FILE)\n". SYMBOL is "??" when the ELF symbol
+ * tables do not name the address (then "+0xOFF" is left out); FILE is the
+ * mapped file holding ADDR according to /proc/TID/maps, "?" if none. At most
+ * MRR_BACKTRACE_MAX_FRAMES frames; frames that do not fit whole in buflen
+ * are left out. buf is always NUL-terminated when buflen > 0.
+ *
+ * Returns the number of frames written (0 if even the first did not fit),
+ * or -ESRCH (no such stopped task), -ENOMEM, -EINVAL (the unwinder could
+ * not start on the task's registers). Reads the task's memory and registers
+ * only; the task stays stopped. Not thread-safe with other ptrace calls on
+ * the same task. */
+int mrr_backtrace(pid_t tid, char *buf, size_t buflen)
+	__attribute__((warn_unused_result));
+
+#endif
