@@ -416,14 +416,14 @@ static void drain(struct recorder *rec)
 static void fill_info(struct mrr_trace_info *info,
 		      const struct record_opts *o, char *argv_blob,
 		      size_t argv_len, char *env_blob, size_t env_len,
-		      const char *cwd, bool pfn)
+		      const char *cwd, uint32_t pagemap_flags)
 {
 	struct utsname u;
 	FILE *f;
 	char line[256];
 
 	memset(info, 0, sizeof(*info));
-	info->flags = MRR_INFO_NO_ASLR | (pfn ? MRR_INFO_PFN_READABLE : 0);
+	info->flags = MRR_INFO_NO_ASLR | pagemap_flags;
 	snprintf(info->mrr_version, sizeof(info->mrr_version), "%s",
 		 MRR_VERSION);
 	if (uname(&u) == 0)
@@ -495,16 +495,21 @@ static void stdio_ids(struct recorder *rec)
 	}
 }
 
-static bool probe_pfn_readable(void)
+/* What mrr can learn from pagemap here: MRR_INFO_PFN_READABLE and
+ * MRR_INFO_PAGEMAP_SCAN flags. */
+static uint32_t probe_pagemap(void)
 {
 	struct mrr_pagemap *pm;
-	bool r = false;
+	uint32_t flags = 0;
 
 	if (mrr_pagemap_open(getpid(), &pm) == 0) {
-		r = mrr_pagemap_pfn_readable(pm);
+		if (mrr_pagemap_pfn_readable(pm))
+			flags |= MRR_INFO_PFN_READABLE;
+		if (mrr_pagemap_has_scan(pm))
+			flags |= MRR_INFO_PAGEMAP_SCAN;
 		mrr_pagemap_close(pm);
 	}
-	return r;
+	return flags;
 }
 
 static int status_to_exit_code(int status)
@@ -525,17 +530,19 @@ int mrr_record(const struct record_opts *o)
 	size_t argv_len, env_len;
 	extern char **environ;
 	int status, err, code;
+	uint32_t pagemap_flags;
 	enum mrr_trace_end end = MRR_END_COMPLETE;
 	pid_t pid;
 
 	rec.trace_dir = o->trace_dir;
-	rec.pfn_readable = probe_pfn_readable();
+	pagemap_flags = probe_pagemap();
+	rec.pfn_readable = pagemap_flags & MRR_INFO_PFN_READABLE;
 	if (!getcwd(cwd, sizeof(cwd)))
 		snprintf(cwd, sizeof(cwd), "/");
 	argv_blob = pack_strings(o->argv, &argv_len);
 	env_blob = pack_strings(environ, &env_len);
 	fill_info(&info, o, argv_blob, argv_len, env_blob, env_len, cwd,
-		  rec.pfn_readable);
+		  pagemap_flags);
 	if (o->syscallbuf && o->preload) {
 		info.flags |= MRR_INFO_SYSCALLBUF;
 		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;
