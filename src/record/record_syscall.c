@@ -4,6 +4,7 @@
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
+#include "record/backtrace.h"
 #include "record/rtask.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
@@ -507,6 +508,35 @@ static void write_syscall_event(struct recorder *rec, struct rtask *t,
 	rec_write_event(rec, t, &ev, c);
 }
 
+/* record --backtrace: who made this memory syscall. */
+static void maybe_backtrace(struct recorder *rec, struct rtask *t)
+{
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+	char bt[4096];
+
+	switch (t->nr) {
+	case SYS_madvise:
+	case SYS_process_madvise:
+	case SYS_mlock:
+	case SYS_mlock2:
+	case SYS_munlock:
+	case SYS_mlockall:
+	case SYS_munlockall:
+		break;
+	default:
+		return;
+	}
+	if (mrr_backtrace(t->t.tid, bt, sizeof(bt)) <= 0)
+		return;
+	capture_extra(&c, bt, strlen(bt));
+	ev.kind = MRR_EV_BACKTRACE;
+	ev.tid = t->t.tid;
+	ev.ip = t->entry_regs.rip;
+	rec_write_event(rec, t, &ev, &c);
+	free(c.extra);
+}
+
 void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 {
 	static struct capture c;
@@ -540,6 +570,8 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 		break;
 	}
 	write_syscall_event(rec, t, result, flags, &c);
+	if (rec->backtrace)
+		maybe_backtrace(rec, t);
 	t->exit_regs = regs;
 	t->have_exit_regs = true;
 	t->last_result = result;

@@ -535,6 +535,7 @@ int mrr_record(const struct record_opts *o)
 	pid_t pid;
 
 	rec.trace_dir = o->trace_dir;
+	rec.backtrace = o->backtrace;
 	pagemap_flags = probe_pagemap();
 	rec.pfn_readable = pagemap_flags & MRR_INFO_PFN_READABLE;
 	if (!getcwd(cwd, sizeof(cwd)))

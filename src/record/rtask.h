@@ -68,6 +68,7 @@ struct recorder {
 	int stop_code;          /* exit code for the early stop */
 	bool pfn_readable;
 	bool syscallbuf;        /* accept syscall buffer registrations */
+	bool backtrace;         /* store stacks at memory syscalls */
 	struct stat_id {
 		unsigned long long dev, ino;
 	} out_id, err_id;       /* mrr's stdout/stderr, for echo flags */

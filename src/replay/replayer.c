@@ -9,6 +9,7 @@
 #include "core/log.h"
 #include "core/seccomp_filter.h"
 #include "core/tsc_patch.h"
+#include "record/backtrace.h"
 #include "replay/ptask.h"
 #include "syscalls/table.h"
 
@@ -118,10 +119,95 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 	}
 }
 
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Writes lines of text as a JSON array of strings. */
+static void json_lines(FILE *f, const char *text)
+{
+	char line[512];
+	const char *p = text;
+	int first = 1;
+
+	fputc('[', f);
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		if (!first)
+			fputc(',', f);
+		json_str(f, line);
+		first = 0;
+		p += n;
+		if (*p)
+			p++;
+	}
+	fputc(']', f);
+}
+
+static void write_divergence_json(struct replayer *rp, struct ptask *t,
+				  const char *msg,
+				  const struct user_regs_struct *regs,
+				  const char *dis, const char *bt)
+{
+	FILE *f = fopen(rp->o->divergence_json, "we");
+	unsigned i;
+
+	if (!f) {
+		mrr_err("cannot write %s: %s", rp->o->divergence_json,
+			strerror(errno));
+		return;
+	}
+	fprintf(f, "{\"event\":%" PRIu64 ",\"pid\":%d,\"live_pid\":%d,"
+		   "\"message\":",
+		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0);
+	json_str(f, msg);
+	if (regs)
+		fprintf(f,
+			",\"registers\":{\"rip\":%llu,\"rsp\":%llu,"
+			"\"rax\":%llu,\"orig_rax\":%llu,\"rdi\":%llu,"
+			"\"rsi\":%llu,\"rdx\":%llu,\"r10\":%llu,"
+			"\"r8\":%llu,\"r9\":%llu}",
+			regs->rip, regs->rsp, regs->rax, regs->orig_rax,
+			regs->rdi, regs->rsi, regs->rdx, regs->r10, regs->r8,
+			regs->r9);
+	fputs(",\"disassembly\":", f);
+	json_lines(f, dis);
+	fputs(",\"backtrace\":", f);
+	json_lines(f, bt);
+	fputs(",\"recent_events\":[", f);
+	for (i = rp->nrecent > RECENT_EVENTS ? rp->nrecent - RECENT_EVENTS : 0;
+	     i < rp->nrecent; i++) {
+		if (i != (rp->nrecent > RECENT_EVENTS
+				  ? rp->nrecent - RECENT_EVENTS
+				  : 0))
+			fputc(',', f);
+		json_str(f, rp->recent[i % RECENT_EVENTS]);
+	}
+	fputs("]}\n", f);
+	fclose(f);
+}
+
 void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 {
-	char msg[1024], code[64], dis[2048];
+	char msg[1024], code[64], dis[2048] = "", bt[4096] = "";
 	struct user_regs_struct regs;
+	bool have_regs = false;
 	va_list ap;
 	unsigned i;
 
@@ -135,24 +221,30 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 		" (pid %d, live pid %d): %s\n",
 		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0, msg);
 	if (t && tracee_get_regs(&t->t, &regs) == 0) {
-		ssize_t n = tracee_read(&t->t, regs.rip - 16 < regs.rip
-						       ? regs.rip - 16
-						       : regs.rip,
-					code, sizeof(code));
+		uint64_t from = regs.rip >= 16 ? regs.rip - 16 : regs.rip;
+		ssize_t n = tracee_read(&t->t, from, code, sizeof(code));
+
+		have_regs = true;
 		fprintf(stderr,
 			"mrr:   registers: rip=0x%llx rsp=0x%llx rax=0x%llx "
 			"orig_rax=0x%llx rdi=0x%llx rsi=0x%llx rdx=0x%llx\n",
 			regs.rip, regs.rsp, regs.rax, regs.orig_rax, regs.rdi,
 			regs.rsi, regs.rdx);
-		if (n > 16 &&
-		    mrr_disasm((uint8_t *)code + 16, (size_t)n - 16, regs.rip,
+		if (n > (ssize_t)(regs.rip - from) &&
+		    mrr_disasm((uint8_t *)code + (regs.rip - from),
+			       (size_t)n - (regs.rip - from), regs.rip,
 			       regs.rip, 4, dis, sizeof(dis)) > 0)
 			fprintf(stderr, "mrr:   code at rip:\n%s", dis);
+		if (mrr_backtrace(t->t.tid, bt, sizeof(bt)) > 0)
+			fprintf(stderr, "mrr:   backtrace:\n%s", bt);
 	}
 	fprintf(stderr, "mrr:   last events before it:\n");
 	for (i = rp->nrecent > RECENT_EVENTS ? rp->nrecent - RECENT_EVENTS : 0;
 	     i < rp->nrecent; i++)
 		fprintf(stderr, "mrr:     %s\n", rp->recent[i % RECENT_EVENTS]);
+	if (rp->o->divergence_json)
+		write_divergence_json(rp, t, msg, have_regs ? &regs : NULL, dis,
+				      bt);
 	rp->status = MRR_EXIT_SOFTWARE;
 }
 
