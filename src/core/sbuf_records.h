@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Returns the next record of recs[0, len) at *off.
  *
  * recs must be 8-byte aligned (as malloc returns), and *off 0 on the first
@@ -41,5 +45,9 @@ const char *sbuf_call_name(uint32_t nr);
  * the full line has, like snprintf. */
 int sbuf_describe(const struct mrr_syscallbuf_rec *rec, char *buf,
 		  size_t buflen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
