@@ -588,6 +588,11 @@ int cmd_dump(int argc, char **argv)
 			       show && !st && !o.maps_at_set ? stdout : NULL);
 		if (o.maps_at_set && ev.seq == o.maps_at) {
 			maps_tid = o.ntids ? o.tids[0] : ev.tid;
+			if (!(o.dump_flags & MRR_DUMP_JSON))
+				printf("memory map of task %d after event "
+				       "%" PRIu64 ":\n",
+				       mrr_dump_tid_name(d, maps_tid),
+				       o.maps_at);
 			if (mrr_dump_print_maps(d, maps_tid, stdout)) {
 				mrr_err("task %d has no memory map after event "
 					"%" PRIu64,

@@ -404,11 +404,6 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 	for (i = 0; i < ev->nwrites; i++)
 		das_mark_written(as, ev->writes[i].addr,
 				 ev->writes[i].addr + ev->writes[i].len);
-	if (ev->kind == MRR_EV_EXIT) {
-		das_put(t->as);
-		t->as = NULL;
-		return;
-	}
 	if (ev->kind != MRR_EV_SYSCALL || failed(ev->result) ||
 	    (ev->flags & MRR_EVF_SKIPPED))
 		return;
@@ -575,6 +570,11 @@ void mrr_dump_event(struct mrr_dump *d, const struct mrr_event *ev, FILE *out)
 	das_put(before);
 	das_put(after);
 	t = dump_task(d, ev->tid, true);
+	if (t && ev->kind == MRR_EV_EXIT) {
+		/* after printing: the exit's ip is still in the old map */
+		das_put(t->as);
+		t->as = NULL;
+	}
 	if (t) {
 		t->last_seq = ev->seq;
 		t->has_last = true;

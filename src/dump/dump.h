@@ -58,6 +58,9 @@ uint64_t mrr_dump_backtrace_owner(const struct mrr_dump *d,
 __attribute__((warn_unused_result)) int
 mrr_dump_print_maps(struct mrr_dump *d, int32_t tid, FILE *out);
 
+/* tid as the dumper prints it (renumbered with MRR_DUMP_STABLE). */
+int32_t mrr_dump_tid_name(struct mrr_dump *d, int32_t tid);
+
 /* The first task seen (the recorded program's first process), or 0. */
 int32_t mrr_dump_first_tid(const struct mrr_dump *d);
 

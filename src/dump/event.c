@@ -301,6 +301,17 @@ bool dump_mmap_file(const struct mrr_event *ev, struct mrr_mmap_extra *out)
 	return true;
 }
 
+/* Whether argument i of ev is the data a write sends, with its length in
+ * argument i + 1; *len is how much of it to show. */
+static bool is_out_buffer(const struct mrr_event *ev, int i, size_t *len)
+{
+	if (i != 1 || (ev->nr != SYS_write && ev->nr != SYS_pwrite64 &&
+		       ev->nr != SYS_sendto))
+		return false;
+	*len = ev->args[2] < 32 ? (size_t)ev->args[2] : 32;
+	return *len > 0;
+}
+
 void dump_syscall_args(struct mrr_dump *d, const struct das *as,
 		       const struct mrr_event *ev, struct sc_arg args[6],
 		       int *nargs)
@@ -315,6 +326,7 @@ void dump_syscall_args(struct mrr_dump *d, const struct das *as,
 		uint64_t v = ev->args[i];
 		int fmt = desc ? desc->arg_fmt[i] : MRR_ARG_HEX;
 		struct sc_arg *a = &args[i];
+		size_t len;
 		bool cut;
 		long n;
 
@@ -330,6 +342,13 @@ void dump_syscall_args(struct mrr_dump *d, const struct das *as,
 			}
 			/* fall through */
 		case MRR_ARG_PTR:
+			if (is_out_buffer(ev, i, &len) &&
+			    dump_read_bytes(d, as, v, str, len) == (long)len) {
+				/* constant data, e.g. a string literal */
+				sb_c_str(&b, str, (size_t)ev->args[i + 1], len);
+				a->is_string = true;
+				break;
+			}
 			a->masked = dump_addr(d, as, v, ADDR_PTR, &b);
 			break;
 		case MRR_ARG_HEX:

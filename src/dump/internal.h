@@ -137,6 +137,10 @@ bool dump_addr(struct mrr_dump *d, const struct das *as, uint64_t v,
 int32_t dump_tid(struct mrr_dump *d, int32_t tid);
 /* A stored file name as printed ("file#2" with --stable). */
 void dump_file(struct mrr_dump *d, const char *name, struct sbuf *b);
+/* Reads exactly len bytes at addr if they lie in a mapping of a stored file
+ * that the program has never written. Returns len, or -1. */
+long dump_read_bytes(struct mrr_dump *d, const struct das *as, uint64_t addr,
+		     char *out, size_t len);
 /* Reads the NUL-terminated string at addr if it lies in a mapping of a
  * stored file that the program has never written. Returns its length (the
  * bytes at out, at most outlen - 1, NUL-terminated) and sets *cut when it was

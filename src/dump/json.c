@@ -324,8 +324,11 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 	sb_puts(b, "]");
 	for (i = 0; i < ev->nwrites; i++)
 		nbytes += ev->writes[i].len;
-	sb_printf(b, ",\"nwrites\":%u,\"write_bytes\":%" PRIu64, ev->nwrites,
-		  nbytes);
+	sb_printf(b, ",\"nwrites\":%u,\"write_bytes\":", ev->nwrites);
+	if (stable && ev->kind == MRR_EV_EXEC)
+		sb_puts(b, "\"SIZE\""); /* the stack: follows argv and env */
+	else
+		sb_printf(b, "%" PRIu64, nbytes);
 	switch (ev->kind) {
 	case MRR_EV_SYSCALL:
 		json_syscall(d, before ? before : as, as, ev, b);

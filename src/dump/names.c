@@ -95,6 +95,11 @@ int32_t dump_tid(struct mrr_dump *d, int32_t tid)
 	return d->tids[d->ntids++].id;
 }
 
+int32_t mrr_dump_tid_name(struct mrr_dump *d, int32_t tid)
+{
+	return dump_tid(d, tid);
+}
+
 void dump_file(struct mrr_dump *d, const char *name, struct sbuf *b)
 {
 	size_t i;
@@ -124,22 +129,21 @@ void dump_file(struct mrr_dump *d, const char *name, struct sbuf *b)
 	sb_printf(b, "file#%zu", i + 1);
 }
 
-long dump_read_string(struct mrr_dump *d, const struct das *as, uint64_t addr,
-		      char *out, size_t outlen, bool *cut)
+/* Reads len bytes at addr from the stored file behind a mapping that still
+ * holds the file's bytes: mapped from a stored file, readable, never
+ * writable since. Returns the bytes read (short at the mapping's or the
+ * file's end), or -1. */
+static long read_mapped(struct mrr_dump *d, const struct das *as, uint64_t addr,
+			char *out, size_t len)
 {
 	const struct dmap *m;
 	char path[PATH_MAX];
-	size_t want;
 	ssize_t n;
-	char *nul;
 	int fd;
 
-	*cut = false;
-	if (!d->r || !as || outlen < 2)
+	if (!d->r || !as || !len)
 		return -1;
 	m = das_find(as, addr);
-	/* Only memory that still holds the file's bytes: mapped from a
-	 * stored file and never writable since. */
 	if (!m || !m->file[0] || (m->flags & DM_WRITTEN) ||
 	    !(m->prot & 1 /* PROT_READ */))
 		return -1;
@@ -148,18 +152,38 @@ long dump_read_string(struct mrr_dump *d, const struct das *as, uint64_t addr,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	want = outlen;
-	if (m->end - addr < want)
-		want = m->end - addr;
-	n = pread(fd, out, want, (off_t)(m->offset + (addr - m->start)));
+	if (m->end - addr < len)
+		len = m->end - addr;
+	n = pread(fd, out, len, (off_t)(m->offset + (addr - m->start)));
 	close(fd);
-	if (n <= 0)
+	return n > 0 ? (long)n : -1;
+}
+
+long dump_read_bytes(struct mrr_dump *d, const struct das *as, uint64_t addr,
+		     char *out, size_t len)
+{
+	long n = read_mapped(d, as, addr, out, len);
+
+	return n == (long)len ? n : -1;
+}
+
+long dump_read_string(struct mrr_dump *d, const struct das *as, uint64_t addr,
+		      char *out, size_t outlen, bool *cut)
+{
+	long n;
+	char *nul;
+
+	*cut = false;
+	if (outlen < 2)
+		return -1;
+	n = read_mapped(d, as, addr, out, outlen);
+	if (n < 0)
 		return -1;
 	nul = memchr(out, 0, (size_t)n);
 	if (nul)
 		return nul - out;
 	/* no NUL in reach: longer than outlen - 1, or past the file's end */
-	if ((size_t)n < want)
+	if ((size_t)n < outlen)
 		return -1;
 	*cut = true;
 	out[outlen - 1] = 0;

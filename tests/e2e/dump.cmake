@@ -1,0 +1,28 @@
+# mrr dump and mrr ls (label e2e), included from tests/e2e/CMakeLists.txt:
+#   dump/golden/NAME   dump_golden.sh: `dump --stable` of a fixed program
+#                      equals tests/golden/dump_NAME.txt
+#                      (MRR_UPDATE_GOLDEN=1 ctest -R dump/golden rewrites them)
+#   dump/json          dump_json.sh: every --json line parses and follows
+#                      trace-format/DUMP-JSON.md
+#   dump/stats         dump_stats.sh: -s figures add up
+#   dump/cli           dump_cli.sh: event ranges, -t, errors, incomplete and
+#                      corrupt traces, -f salvage, mrr ls
+
+set(MRR_GOLDEN ${CMAKE_SOURCE_DIR}/tests/golden)
+set(MRR_PROGS ${CMAKE_BINARY_DIR}/tests/programs)
+
+if(TARGET mrrprog_madv_seed AND TARGET mrrprog_hello)
+  add_test(NAME dump/golden/madv_seed
+    COMMAND ${MRR_BASH} ${E2E}/dump_golden.sh --mrr ${MRR_BIN}
+      --golden ${MRR_GOLDEN}/dump_madv_seed.txt
+      --dump "--stable" --dump "--stable -m 29-41"
+      --dump "--stable --maps-at 37"
+      -- $<TARGET_FILE:mrrprog_madv_seed>)
+  add_test(NAME dump/golden/hello
+    COMMAND ${MRR_BASH} ${E2E}/dump_golden.sh --mrr ${MRR_BIN}
+      --golden ${MRR_GOLDEN}/dump_hello.txt
+      --dump "--stable" --dump "--stable --json 0 end"
+      -- $<TARGET_FILE:mrrprog_hello>)
+  set_tests_properties(dump/golden/madv_seed dump/golden/hello PROPERTIES
+    LABELS e2e TIMEOUT 60)
+endif()
