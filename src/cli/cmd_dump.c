@@ -381,6 +381,26 @@ static int collect_file(const char *name, uint64_t size, void *arg)
 	return 0;
 }
 
+static void sort_files(struct file_list *l)
+{
+	size_t i, j;
+
+	/* insertion sort: a trace stores tens of files, not thousands */
+	for (i = 1; i < l->n; i++) {
+		for (j = i; j > 0 && strcmp(l->names[j - 1], l->names[j]) > 0;
+		     j--) {
+			char name[MRR_STORED_NAME_MAX];
+			uint64_t size = l->sizes[j];
+
+			memcpy(name, l->names[j], sizeof(name));
+			memcpy(l->names[j], l->names[j - 1], sizeof(name));
+			memcpy(l->names[j - 1], name, sizeof(name));
+			l->sizes[j] = l->sizes[j - 1];
+			l->sizes[j - 1] = size;
+		}
+	}
+}
+
 static int cmp_nr_count(const void *a, const void *b, void *arg)
 {
 	const uint64_t *by = arg;
@@ -422,6 +442,7 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 	mrr_trace_stats(r, &ts);
 	if (mrr_trace_for_each_file(r, collect_file, &files) < 0)
 		files.n = 0;
+	sort_files(&files);
 	for (i = 0; i <= MRR_SYSCALL_NR_MAX; i++)
 		if (s->by_nr[i])
 			order[n++] = i;

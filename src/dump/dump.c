@@ -490,29 +490,10 @@ int mrr_dump_print_maps(struct mrr_dump *d, int32_t tid, FILE *out)
 			  dump_tid(d, tid));
 	for (i = 0; i < t->as->n; i++) {
 		const struct dmap *m = &t->as->v[i];
-		char perms[5];
 
-		dmap_perms(m, perms);
 		if (json) {
-			struct sbuf a = {0};
-
-			dump_addr(d, t->as, m->start, ADDR_PLAIN, &a);
-			sb_printf(b, "%s{\"start\":", i ? "," : "");
-			sb_json_str(b, a.s, a.len);
-			sb_printf(b,
-				  ",\"size\":%llu,\"perms\":\"%s\",\"offset\":%"
-				  "llu",
-				  (unsigned long long)(m->end - m->start),
-				  perms, (unsigned long long)m->offset);
-			sb_puts(b, ",\"file\":");
-			sb_reset(&a);
-			if (m->file[0])
-				dump_file(d, m->file, &a);
-			sb_json_str(b, a.s ? a.s : "", a.len);
-			sb_puts(b, ",\"label\":");
-			sb_json_str(b, m->label, strlen(m->label));
-			sb_puts(b, "}");
-			sb_free(&a);
+			sb_puts(b, i ? "," : "");
+			dump_json_map(d, t->as, m, b);
 			continue;
 		}
 		dump_map_line(d, t->as, m, b);

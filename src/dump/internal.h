@@ -122,6 +122,10 @@ void dump_exec_maps(struct mrr_dump *d, struct dtask *t,
 void dump_map_line(struct mrr_dump *d, const struct das *as,
 		   const struct dmap *m, struct sbuf *b);
 
+/* One mapping as a JSON object (json.c). */
+void dump_json_map(struct mrr_dump *d, const struct das *as,
+		   const struct dmap *m, struct sbuf *b);
+
 /* ---- names (names.c) ---- */
 
 enum addr_kind {

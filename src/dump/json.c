@@ -43,8 +43,8 @@ static void jfile(struct mrr_dump *d, const char *name, struct sbuf *b)
 	sb_free(&a);
 }
 
-static void jmap(struct mrr_dump *d, const struct das *as, const struct dmap *m,
-		 struct sbuf *b)
+void dump_json_map(struct mrr_dump *d, const struct das *as,
+		   const struct dmap *m, struct sbuf *b)
 {
 	char perms[5];
 
@@ -400,7 +400,7 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 			if (n && !memcmp(n, m, sizeof(*m)))
 				continue;
 			sb_puts(b, first ? "" : ",");
-			jmap(d, before, m, b);
+			dump_json_map(d, before, m, b);
 			first = false;
 		}
 		first = true;
@@ -413,7 +413,7 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 			if (o && !memcmp(o, m, sizeof(*m)))
 				continue;
 			sb_puts(b, first ? "" : ",");
-			jmap(d, after, m, b);
+			dump_json_map(d, after, m, b);
 			first = false;
 		}
 		sb_puts(b, "]");

@@ -26,3 +26,14 @@ if(TARGET mrrprog_madv_seed AND TARGET mrrprog_hello)
   set_tests_properties(dump/golden/madv_seed dump/golden/hello PROPERTIES
     LABELS e2e TIMEOUT 60)
 endif()
+
+set(MRR_JSON_PROGS madv_seed hello segv_handler kill_self rdtsc exec fork_wait)
+set(json_args)
+foreach(p ${MRR_JSON_PROGS})
+  if(TARGET mrrprog_${p})
+    list(APPEND json_args $<TARGET_FILE:mrrprog_${p}>)
+  endif()
+endforeach()
+add_test(NAME dump/json
+  COMMAND ${MRR_BASH} ${E2E}/dump_json.sh --mrr ${MRR_BIN} -- ${json_args})
+set_tests_properties(dump/json PROPERTIES LABELS e2e TIMEOUT 120)
