@@ -46,7 +46,8 @@ int main(void)
 	b = MT_SYS(mremap(a, 2 * pg, 8 * pg, MREMAP_MAYMOVE)); /* grow */
 	MT_CHECK(b[pg] == 'a' && b[7 * pg] == 0, "grow kept data");
 	b = MT_SYS(mremap(b, 8 * pg, 3 * pg, 0)); /* shrink */
-	c = MT_SYS(mremap(b, 3 * pg, 3 * pg, MREMAP_MAYMOVE | MREMAP_DONTUNMAP));
+	c = MT_SYS(
+		mremap(b, 3 * pg, 3 * pg, MREMAP_MAYMOVE | MREMAP_DONTUNMAP));
 	MT_CHECK(c != b && c[0] == 'a', "DONTUNMAP moved the data");
 	MT_CHECK(b[0] == 0, "the old range reads zero after DONTUNMAP");
 	printf("mremap: grow, shrink, DONTUNMAP ok\n");
@@ -64,7 +65,8 @@ int main(void)
 	fd = MT_SYS(open(path, O_RDWR | O_CREAT | O_TRUNC, 0600));
 	MT_SYS(unlink(path));
 	MT_SYS(ftruncate(fd, pg / 2));
-	f = MT_SYS(mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
+	f = MT_SYS(
+		mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
 	MT_CHECK(touch(f) == 0, "inside the file");
 	MT_CHECK(touch(f + pg) == SIGBUS, "past the end: SIGBUS (got %d)",
 		 last_sig);

@@ -19,11 +19,12 @@ int main(void)
 	anon = MT_SYS(mmap(NULL, pg, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS, -1, 0));
 	zero = MT_SYS(open("/dev/zero", O_RDWR));
-	dz = MT_SYS(mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0));
+	dz = MT_SYS(
+		mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, zero, 0));
 	mfd = MT_SYS(memfd_create("mrr-shared", 0));
 	MT_SYS(ftruncate(mfd, 2 * pg));
-	mem = MT_SYS(mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED,
-			  mfd, 0));
+	mem = MT_SYS(
+		mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0));
 	MT_CHECK(dz[0] == 0 && mem[0] == 0 && anon[0] == 0, "not zeroed");
 
 	pid = MT_SYS(fork());

@@ -1,0 +1,7 @@
+# Syscall buffer cases the generic program harness cannot express.
+add_executable(mrrhostile_sbuf_corrupt ${CMAKE_SOURCE_DIR}/tests/hostile/sbuf_corrupt.c)
+set_target_properties(mrrhostile_sbuf_corrupt PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/hostile OUTPUT_NAME sbuf_corrupt)
+add_test(NAME sbuf/corrupt COMMAND ${MRR_BASH} ${E2E}/sbuf_corrupt.sh ${MRR_BIN}
+  $<TARGET_FILE:mrrhostile_sbuf_corrupt>)
+set_tests_properties(sbuf/corrupt PROPERTIES LABELS e2e TIMEOUT 60)
