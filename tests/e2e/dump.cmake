@@ -37,3 +37,14 @@ endforeach()
 add_test(NAME dump/json
   COMMAND ${MRR_BASH} ${E2E}/dump_json.sh --mrr ${MRR_BIN} -- ${json_args})
 set_tests_properties(dump/json PROPERTIES LABELS e2e TIMEOUT 120)
+
+if(TARGET trace_edit AND TARGET mrrprog_madv_seed AND TARGET mrrprog_hello
+    AND TARGET mrrprog_fork_wait)
+  add_test(NAME dump/cli
+    COMMAND ${MRR_BASH} ${E2E}/dump_cli.sh --mrr ${MRR_BIN}
+      --trace-edit $<TARGET_FILE:trace_edit>
+      --seed $<TARGET_FILE:mrrprog_madv_seed>
+      --hello $<TARGET_FILE:mrrprog_hello>
+      --fork $<TARGET_FILE:mrrprog_fork_wait>)
+  set_tests_properties(dump/cli PROPERTIES LABELS e2e TIMEOUT 120)
+endif()
