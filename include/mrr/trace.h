@@ -34,46 +34,47 @@ extern "C" {
 enum mrr_trace_error {
 	MRR_E_NOT_TRACE = -1000,  /* path exists but is not an mrr trace */
 	MRR_E_INCOMPLETE = -1001, /* trace was never committed */
-	MRR_E_VERSION = -1002,    /* trace has another format version */
-	MRR_E_CORRUPT = -1003,    /* checksum or structure error */
-	MRR_E_TOO_BIG = -1004,    /* an event exceeds the format's limits */
+	MRR_E_VERSION = -1002,	  /* trace has another format version */
+	MRR_E_CORRUPT = -1003,	  /* checksum or structure error */
+	MRR_E_TOO_BIG = -1004,	  /* an event exceeds the format's limits */
 };
 
 /* What a trace records. Event kinds are part of the format: never renumber. */
 enum mrr_event_kind {
-	MRR_EV_EXEC = 1,    /* a task's image was replaced (also the first event) */
-	MRR_EV_SYSCALL = 2, /* a traced syscall finished */
-	MRR_EV_SIGNAL = 3,  /* a signal was delivered to a task */
-	MRR_EV_RDTSC = 4,   /* an rdtsc/rdtscp was trapped and emulated */
-	MRR_EV_EXIT = 5,    /* a task exited or was killed */
-	MRR_EV_BUFFER = 6,  /* a flush of a task's syscall buffer */
+	MRR_EV_EXEC =
+		1, /* a task's image was replaced (also the first event) */
+	MRR_EV_SYSCALL = 2,   /* a traced syscall finished */
+	MRR_EV_SIGNAL = 3,    /* a signal was delivered to a task */
+	MRR_EV_RDTSC = 4,     /* an rdtsc/rdtscp was trapped and emulated */
+	MRR_EV_EXIT = 5,      /* a task exited or was killed */
+	MRR_EV_BUFFER = 6,    /* a flush of a task's syscall buffer */
 	MRR_EV_BACKTRACE = 7, /* call stack of the task's previous event */
 	MRR_EV_KIND_MAX = 7,
 };
 
 /* Event flags. */
-#define MRR_EVF_BUFFERED 0x1u /* came from the in-process syscall buffer */
-#define MRR_EVF_SKIPPED 0x2u  /* syscall was suppressed by the recorder */
+#define MRR_EVF_BUFFERED  0x1u /* came from the in-process syscall buffer */
+#define MRR_EVF_SKIPPED	  0x2u /* syscall was suppressed by the recorder */
 #define MRR_EVF_TO_STDOUT 0x4u /* a write that reached mrr's stdout */
 #define MRR_EVF_TO_STDERR 0x8u /* a write that reached mrr's stderr */
 
 /* One range of memory the kernel (or the recorder) wrote into the task. */
 struct mrr_mem_write {
-	uint64_t addr;    /* address in the recorded task */
-	uint64_t len;     /* bytes */
+	uint64_t addr;	  /* address in the recorded task */
+	uint64_t len;	  /* bytes */
 	const void *data; /* len bytes; borrowed, see mrr_trace_next() */
 };
 
 /* One event. The meaning of nr/args/result/extra per kind is in FORMAT.md. */
 struct mrr_event {
-	uint64_t seq;     /* event number, 0-based; assigned by the writer */
-	uint32_t kind;    /* enum mrr_event_kind */
-	uint32_t flags;   /* MRR_EVF_* */
-	int32_t tid;      /* recorded thread id */
-	uint64_t ip;      /* instruction pointer at the event */
-	int64_t nr;       /* syscall number, signal number, or 0 */
+	uint64_t seq;	  /* event number, 0-based; assigned by the writer */
+	uint32_t kind;	  /* enum mrr_event_kind */
+	uint32_t flags;	  /* MRR_EVF_* */
+	int32_t tid;	  /* recorded thread id */
+	uint64_t ip;	  /* instruction pointer at the event */
+	int64_t nr;	  /* syscall number, signal number, or 0 */
 	uint64_t args[6]; /* syscall arguments as the task passed them */
-	int64_t result;   /* syscall return value, exit status, ... */
+	int64_t result;	  /* syscall return value, exit status, ... */
 	uint32_t nwrites;
 	const struct mrr_mem_write *writes;
 	uint32_t extra_len;
@@ -83,24 +84,24 @@ struct mrr_event {
 /* Format limits; the writer refuses (MRR_E_TOO_BIG) and the reader rejects
  * (MRR_E_CORRUPT) anything larger. */
 #define MRR_MAX_WRITES_PER_EVENT 65536u
-#define MRR_MAX_EVENT_BYTES (1ull << 31) /* all writes + extra of one event */
-#define MRR_MAX_EXTRA_BYTES (1u << 24)
+#define MRR_MAX_EVENT_BYTES	 (1ull << 31) /* all writes + extra of one event */
+#define MRR_MAX_EXTRA_BYTES	 (1u << 24)
 
 /* Trace-wide facts recorded at the start (the trace header). Strings are
  * NUL-terminated. argv and env are packed as consecutive NUL-terminated
  * strings with their total byte length (including the NULs). */
 #define MRR_INFO_PFN_READABLE 0x1u /* pagemap PFNs were readable */
-#define MRR_INFO_SYSCALLBUF 0x2u   /* the syscall buffer was injected */
-#define MRR_INFO_NO_ASLR 0x4u      /* address randomization was disabled */
+#define MRR_INFO_SYSCALLBUF   0x2u /* the syscall buffer was injected */
+#define MRR_INFO_NO_ASLR      0x4u /* address randomization was disabled */
 #define MRR_INFO_PAGEMAP_SCAN 0x8u /* PAGEMAP_SCAN ioctl was available */
 
 struct mrr_trace_info {
 	uint32_t format_version; /* ignored by the writer; set by the reader */
-	uint32_t flags;          /* MRR_INFO_* */
+	uint32_t flags;		 /* MRR_INFO_* */
 	uint32_t syscallbuf_abi; /* syscall buffer protocol version, 0 if off */
 	char mrr_version[32];
 	char kernel[128]; /* uname -srm */
-	char cpu[128];    /* vendor and model name */
+	char cpu[128];	  /* vendor and model name */
 	const char *cwd;
 	const char *exe; /* program path as resolved at record */
 	const char *argv;
@@ -112,9 +113,9 @@ struct mrr_trace_info {
 
 /* How the recording ended (stored by the commit). */
 enum mrr_trace_end {
-	MRR_END_COMPLETE = 1,    /* every recorded process exited */
+	MRR_END_COMPLETE = 1,	 /* every recorded process exited */
 	MRR_END_INTERRUPTED = 2, /* the user interrupted the recorder */
-	MRR_END_ERROR = 3,       /* the recorder stopped on an error */
+	MRR_END_ERROR = 3,	 /* the recorder stopped on an error */
 };
 
 /* ---- writer ---- */
@@ -153,18 +154,17 @@ MRR_WUR int mrr_trace_writer_store_file(mrr_trace_writer *w,
  * hard-link (for files the program may change later, which would change a
  * linked copy too). */
 #define MRR_STORE_COPY 0x1u
-MRR_WUR int mrr_trace_writer_store_file_flags(mrr_trace_writer *w,
-					      const char *local_path,
-					      unsigned flags,
-					      char name_out[MRR_STORED_NAME_MAX]);
+MRR_WUR int
+mrr_trace_writer_store_file_flags(mrr_trace_writer *w, const char *local_path,
+				  unsigned flags,
+				  char name_out[MRR_STORED_NAME_MAX]);
 
 /* Number of events appended so far. */
 uint64_t mrr_trace_writer_events(const mrr_trace_writer *w);
 
 /* Flushes, (with MRR_WRITER_SYNC) syncs, and commits the trace with how it
  * ended and an optional one-line message. Frees w whatever the result. */
-MRR_WUR int mrr_trace_writer_finish(mrr_trace_writer *w,
-				    enum mrr_trace_end end,
+MRR_WUR int mrr_trace_writer_finish(mrr_trace_writer *w, enum mrr_trace_end end,
 				    const char *message);
 
 /* Frees w without committing; the trace stays incomplete. */
@@ -174,15 +174,15 @@ void mrr_trace_writer_abort(mrr_trace_writer *w);
 
 typedef struct mrr_trace_reader mrr_trace_reader;
 
-#define MRR_READER_FORCE 0x1u /* read the valid prefix of an incomplete trace */
+#define MRR_READER_FORCE 0x1u /* read the valid prefix of an incomplete trace  \
+			       */
 
 /* Opens the trace in dir. On failure returns a negative code and writes one
  * sentence into errbuf (when non-NULL), e.g. for MRR_E_INCOMPLETE:
  * "trace DIR is incomplete: recording did not finish (the recorder was killed
  * or crashed); 812 of its events can be read with --force". */
 MRR_WUR int mrr_trace_open(const char *dir, unsigned flags,
-			   mrr_trace_reader **out, char *errbuf,
-			   size_t errlen);
+			   mrr_trace_reader **out, char *errbuf, size_t errlen);
 
 void mrr_trace_close(mrr_trace_reader *r);
 
@@ -202,7 +202,8 @@ MRR_WUR int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev);
 const char *mrr_trace_error_message(const mrr_trace_reader *r);
 
 /* Whether the trace was committed, and how it ended. For an uncommitted trace
- * opened with MRR_READER_FORCE, returns 0 and leaves *end and *message alone. */
+ * opened with MRR_READER_FORCE, returns 0 and leaves *end and *message alone.
+ */
 int mrr_trace_committed(const mrr_trace_reader *r, enum mrr_trace_end *end,
 			const char **message);
 
@@ -212,9 +213,9 @@ uint64_t mrr_trace_event_count(const mrr_trace_reader *r);
 /* Size figures for statistics; valid after the stream was read to its end. */
 struct mrr_trace_stats {
 	uint64_t chunks;
-	uint64_t raw_bytes;        /* uncompressed event stream */
+	uint64_t raw_bytes;	   /* uncompressed event stream */
 	uint64_t compressed_bytes; /* on disk, with framing */
-	uint64_t files;            /* stored files */
+	uint64_t files;		   /* stored files */
 	uint64_t file_bytes;
 };
 void mrr_trace_stats(const mrr_trace_reader *r, struct mrr_trace_stats *out);

@@ -128,8 +128,9 @@ int cmd_record(int argc, char **argv)
 			return MRR_EXIT_OK;
 		default:
 			if (optopt == 'o')
-				return usage_error("record",
-						   "option -o needs a directory");
+				return usage_error(
+					"record",
+					"option -o needs a directory");
 			return usage_error("record", "unknown option %s",
 					   argv[optind - 1]);
 		}

@@ -18,14 +18,15 @@ struct mrr_exec_extra {
 	uint64_t regs[MRR_NREGS];
 	char exe_file[64];    /* stored name, NUL-terminated */
 	char interp_file[64]; /* stored name or "" */
-	/* char path[]; */
+			      /* char path[]; */
 };
 
 /* MRR_EV_SIGNAL: how the signal reached the task, then its siginfo. */
 enum mrr_signal_how {
-	MRR_SIG_SYNC = 1,       /* raised by an instruction (fault, trap) */
-	MRR_SIG_AT_SYSCALL = 2, /* delivered right after the task's last syscall */
-	MRR_SIG_FATAL = 3,      /* killed the task where it stood */
+	MRR_SIG_SYNC = 1, /* raised by an instruction (fault, trap) */
+	MRR_SIG_AT_SYSCALL =
+		2,	   /* delivered right after the task's last syscall */
+	MRR_SIG_FATAL = 3, /* killed the task where it stood */
 };
 struct mrr_signal_extra {
 	uint32_t how; /* enum mrr_signal_how */
@@ -40,10 +41,10 @@ enum mrr_drop_precision {
 	MRR_DROP_PRESENT = 2, /* from present/swapped bits only */
 };
 enum mrr_drop_fill {
-	MRR_FILL_ZERO = 1,      /* private anonymous: reads as zeroes */
-	MRR_FILL_FILE = 2,      /* private file mapping: reads as the file */
-	MRR_FILL_KEEP = 3,      /* shared mapping: content unchanged */
-	MRR_FILL_HOLE = 4,      /* MADV_REMOVE punched a hole: zeroes */
+	MRR_FILL_ZERO = 1, /* private anonymous: reads as zeroes */
+	MRR_FILL_FILE = 2, /* private file mapping: reads as the file */
+	MRR_FILL_KEEP = 3, /* shared mapping: content unchanged */
+	MRR_FILL_HOLE = 4, /* MADV_REMOVE punched a hole: zeroes */
 };
 struct mrr_drop_range {
 	uint64_t start;
@@ -51,14 +52,15 @@ struct mrr_drop_range {
 	uint32_t fill; /* enum mrr_drop_fill */
 	uint32_t pad;
 };
-#define MRR_MADV_FORCED_DROP 0x1u /* MADV_FREE recorded as an immediate drop */
+#define MRR_MADV_FORCED_DROP 0x1u /* MADV_FREE recorded as an immediate drop   \
+				   */
 struct mrr_madvise_extra {
 	uint32_t precision; /* enum mrr_drop_precision */
 	uint32_t nranges;
 	uint32_t nlocked; /* locked VMAs met in the range (failed calls only) */
-	uint32_t flags;   /* MRR_MADV_* */
-	/* struct mrr_drop_range ranges[nranges]; */
-	/* struct mrr_locked_range locked[nlocked]; */
+	uint32_t flags;	  /* MRR_MADV_* */
+			  /* struct mrr_drop_range ranges[nranges]; */
+			  /* struct mrr_locked_range locked[nlocked]; */
 };
 struct mrr_locked_range {
 	uint64_t start;
@@ -68,9 +70,9 @@ struct mrr_locked_range {
 /* MRR_EV_SYSCALL for mmap of a file: which stored file the mapping came
  * from, so replay maps the same bytes. */
 struct mrr_mmap_extra {
-	char file[64];     /* stored name */
-	uint64_t size;     /* file size at record */
-	uint32_t shared;   /* MAP_SHARED */
+	char file[64];	 /* stored name */
+	uint64_t size;	 /* file size at record */
+	uint32_t shared; /* MAP_SHARED */
 	uint32_t pad;
 };
 
@@ -93,7 +95,7 @@ struct mrr_interrupted_extra {
 /* MRR_EV_SYSCALL of the write family that wrote into a file some recorded
  * process had mapped: replay writes the same bytes into its copy. */
 struct mrr_file_write_extra {
-	char file[64];   /* stored name of the mapped file */
+	char file[64];	 /* stored name of the mapped file */
 	uint64_t offset; /* file offset the bytes went to */
 };
 

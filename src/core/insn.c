@@ -57,7 +57,8 @@ int mrr_disasm(const uint8_t *code, size_t len, uint64_t ip, uint64_t mark_ip,
 		return 0;
 	count = cs_disasm(h, code, len, ip, (size_t)max, &insn);
 	for (i = 0; i < count && used < buflen; i++) {
-		int n = snprintf(buf + used, buflen - used, "%s 0x%llx: %s %s\n",
+		int n = snprintf(buf + used, buflen - used,
+				 "%s 0x%llx: %s %s\n",
 				 insn[i].address == mark_ip ? "=>" : "  ",
 				 (unsigned long long)insn[i].address,
 				 insn[i].mnemonic, insn[i].op_str);

@@ -10,10 +10,10 @@
 struct proc_vma {
 	uint64_t start, end;
 	uint64_t offset;
-	unsigned prot;  /* PROT_* */
-	bool shared;    /* 's' in maps */
-	bool anon;      /* no backing file (incl. [heap], [stack]) */
-	bool locked;    /* VmFlags has "lo" (only with smaps) */
+	unsigned prot;	/* PROT_* */
+	bool shared;	/* 's' in maps */
+	bool anon;	/* no backing file (incl. [heap], [stack]) */
+	bool locked;	/* VmFlags has "lo" (only with smaps) */
 	char name[256]; /* path or [heap]/[stack]/... or "" */
 };
 

@@ -14,14 +14,16 @@
 int mrr_install_seccomp_filter(void)
 {
 	/* ip after the untraced `syscall` instruction */
-	const unsigned long long ip = MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL + 2;
+	const unsigned long long ip =
+		MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL + 2;
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, instruction_pointer) + 4),
+			 offsetof(struct seccomp_data, instruction_pointer) +
+				 4),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(ip >> 32), 0, 3),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, instruction_pointer)),

@@ -127,12 +127,18 @@ int tracee_wait(struct tracee *t, int *status)
 uint64_t regs_arg(const struct user_regs_struct *r, int i)
 {
 	switch (i) {
-	case 0: return r->rdi;
-	case 1: return r->rsi;
-	case 2: return r->rdx;
-	case 3: return r->r10;
-	case 4: return r->r8;
-	case 5: return r->r9;
+	case 0:
+		return r->rdi;
+	case 1:
+		return r->rsi;
+	case 2:
+		return r->rdx;
+	case 3:
+		return r->r10;
+	case 4:
+		return r->r8;
+	case 5:
+		return r->r9;
 	}
 	return 0;
 }
@@ -140,12 +146,24 @@ uint64_t regs_arg(const struct user_regs_struct *r, int i)
 void regs_set_arg(struct user_regs_struct *r, int i, uint64_t v)
 {
 	switch (i) {
-	case 0: r->rdi = v; break;
-	case 1: r->rsi = v; break;
-	case 2: r->rdx = v; break;
-	case 3: r->r10 = v; break;
-	case 4: r->r8 = v; break;
-	case 5: r->r9 = v; break;
+	case 0:
+		r->rdi = v;
+		break;
+	case 1:
+		r->rsi = v;
+		break;
+	case 2:
+		r->rdx = v;
+		break;
+	case 3:
+		r->r10 = v;
+		break;
+	case 4:
+		r->r8 = v;
+		break;
+	case 5:
+		r->r9 = v;
+		break;
 	}
 }
 

@@ -21,7 +21,7 @@
 #define MRR_PAGE_UNTRACED_SYSCALL 0x0
 /* Offset of `syscall; ret` used for syscalls mrr injects (always traced). */
 #define MRR_PAGE_TRACED_SYSCALL 0x10
-#define MRR_PAGE_SCRATCH 0x1000 /* scratch bytes for injected syscalls */
+#define MRR_PAGE_SCRATCH	0x1000 /* scratch bytes for injected syscalls */
 
 struct tracee {
 	pid_t tid;

@@ -63,7 +63,8 @@ static size_t function_starts(const uint8_t *f, size_t size,
 			for (k = 0; k < eh->e_phnum; k++) {
 				const Elf64_Phdr *p = &ph[k];
 
-				if (p->p_type != PT_LOAD || !(p->p_flags & PF_X) ||
+				if (p->p_type != PT_LOAD ||
+				    !(p->p_flags & PF_X) ||
 				    sym[j].st_value < p->p_vaddr ||
 				    sym[j].st_value >= p->p_vaddr + p->p_filesz)
 					continue;
@@ -75,8 +76,8 @@ static size_t function_starts(const uint8_t *f, size_t size,
 						goto out;
 					starts = g;
 				}
-				starts[n++] =
-					sym[j].st_value - p->p_vaddr + p->p_offset;
+				starts[n++] = sym[j].st_value - p->p_vaddr +
+					      p->p_offset;
 				break;
 			}
 		}
@@ -183,7 +184,8 @@ long tsc_find_sites(const char *path, struct tsc_site **out)
 			     !(f[off + 1] == 0x01 && off + 2 < end &&
 			       f[off + 2] == 0xf9)))
 				continue;
-			len = decode_at(f, sync_point(starts, nstarts, off, seg),
+			len = decode_at(f,
+					sync_point(starts, nstarts, off, seg),
 					off, end);
 			if (!len)
 				continue;

@@ -14,7 +14,7 @@
 
 struct tsc_site {
 	uint64_t offset; /* file offset of the instruction */
-	uint8_t len;     /* 2 (rdtsc) or 3 (rdtscp) */
+	uint8_t len;	 /* 2 (rdtsc) or 3 (rdtscp) */
 };
 
 /* Finds the sites in the ELF file at path. Returns the count and a malloc'd

@@ -145,14 +145,15 @@ void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		locked = calloc(nlocked, sizeof(*locked));
 		nlocked = 0;
 		for (j = 0; locked && j < nv; j++)
-			if (v[j].locked && v[j].start < end && v[j].end > start) {
+			if (v[j].locked && v[j].start < end &&
+			    v[j].end > start) {
 				locked[nlocked].start = v[j].start;
 				locked[nlocked].end = v[j].end;
 				nlocked++;
 			}
 	}
 	x.precision = mrr_pagemap_pfn_readable(t->pagemap) ? MRR_DROP_PFN
-							    : MRR_DROP_PRESENT;
+							   : MRR_DROP_PRESENT;
 	x.nranges = (uint32_t)nout;
 	x.nlocked = (uint32_t)nlocked;
 	x.flags = t->madv_forced ? MRR_MADV_FORCED_DROP : 0;
@@ -260,8 +261,9 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		return;
 	}
 	if (err) {
-		rec_stop(rec, 73, "cannot store the file mapped by pid %d "
-				  "(fd %d): %s",
+		rec_stop(rec, 73,
+			 "cannot store the file mapped by pid %d "
+			 "(fd %d): %s",
 			 t->t.tid, (int)t->args[4], strerror(-err));
 		return;
 	}

@@ -41,7 +41,8 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 		corrupted(rec, t, "its header cannot be read");
 		return;
 	}
-	if (h.magic != MRR_SYSCALLBUF_MAGIC || h.abi != MRR_SYSCALLBUF_ABI_VERSION) {
+	if (h.magic != MRR_SYSCALLBUF_MAGIC ||
+	    h.abi != MRR_SYSCALLBUF_ABI_VERSION) {
 		corrupted(rec, t, "bad magic or version");
 		return;
 	}
@@ -53,7 +54,8 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 	}
 	if (!recs && !(recs = malloc(MRR_SYSCALLBUF_SIZE)))
 		return;
-	if (tracee_read_all(&t->t, t->sbuf_addr + sizeof(h), recs, h.used) < 0) {
+	if (tracee_read_all(&t->t, t->sbuf_addr + sizeof(h), recs, h.used) <
+	    0) {
 		corrupted(rec, t, "its records cannot be read");
 		return;
 	}
@@ -86,8 +88,7 @@ int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t)
 
 	if (!rec->syscallbuf || t->args[1] != MRR_SYSCALLBUF_ABI_VERSION)
 		return -ENOSYS;
-	if ((addr & 4095) ||
-	    tracee_read_all(&t->t, addr, &h, sizeof(h)) < 0 ||
+	if ((addr & 4095) || tracee_read_all(&t->t, addr, &h, sizeof(h)) < 0 ||
 	    h.magic != MRR_SYSCALLBUF_MAGIC)
 		return -EINVAL;
 	t->sbuf_addr = addr;
@@ -102,8 +103,8 @@ void rec_sbuf_no_probe(struct rtask *t)
 
 	if (t->sbuf_addr &&
 	    tracee_write_all(&t->t,
-			     t->sbuf_addr +
-				     offsetof(struct mrr_syscallbuf_hdr, no_probe),
+			     t->sbuf_addr + offsetof(struct mrr_syscallbuf_hdr,
+						     no_probe),
 			     &one, sizeof(one)) < 0)
 		t->sbuf_addr = 0;
 }

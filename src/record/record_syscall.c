@@ -50,8 +50,7 @@ static int grow(uint8_t **buf, size_t *cap, size_t need)
 /* Copies len bytes at addr in the task into the capture. Unreadable memory
  * (a bad pointer the kernel also could not write) is skipped. Data pointers
  * hold arena offsets until rec_write_event fixes them up. */
-int capture_add(struct capture *c, struct rtask *t, uint64_t addr,
-		uint64_t len)
+int capture_add(struct capture *c, struct rtask *t, uint64_t addr, uint64_t len)
 {
 	ssize_t n;
 
@@ -427,7 +426,8 @@ static void capture_pending(struct rtask *t, struct capture *c)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "SigPnd:", 7) || !strncmp(line, "ShdPnd:", 7))
+		if (!strncmp(line, "SigPnd:", 7) ||
+		    !strncmp(line, "ShdPnd:", 7))
 			x.pending |= strtoull(line + 7, NULL, 16);
 	fclose(f);
 	c->extra_len = 0;

@@ -136,8 +136,8 @@ static void map_mrr_page(struct recorder *rec, struct rtask *t)
 	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL,
 			     code, sizeof(code)) < 0)
 		rec_stop(rec, MRR_EXIT_OSERR,
-			 "cannot map mrr's page into pid %d at 0x%llx", t->t.tid,
-			 (unsigned long long)MRR_PAGE_ADDR);
+			 "cannot map mrr's page into pid %d at 0x%llx",
+			 t->t.tid, (unsigned long long)MRR_PAGE_ADDR);
 }
 
 /* Hides the vDSO from the program (AT_SYSINFO_EHDR -> AT_IGNORE) so time
@@ -413,10 +413,9 @@ static void drain(struct recorder *rec)
 	}
 }
 
-static void fill_info(struct mrr_trace_info *info,
-		      const struct record_opts *o, char *argv_blob,
-		      size_t argv_len, char *env_blob, size_t env_len,
-		      const char *cwd, uint32_t pagemap_flags)
+static void fill_info(struct mrr_trace_info *info, const struct record_opts *o,
+		      char *argv_blob, size_t argv_len, char *env_blob,
+		      size_t env_len, const char *cwd, uint32_t pagemap_flags)
 {
 	struct utsname u;
 	FILE *f;
@@ -634,7 +633,8 @@ int mrr_record(const struct record_opts *o)
 		drain(&rec);
 	}
 	if (rec.write_err) {
-		mrr_err("cannot write trace %s: %s; the program was stopped and "
+		mrr_err("cannot write trace %s: %s; the program was stopped "
+			"and "
 			"the trace is incomplete",
 			o->trace_dir, strerror(-rec.write_err));
 		mrr_trace_writer_abort(rec.w);
@@ -655,9 +655,8 @@ int mrr_record(const struct record_opts *o)
 	} else {
 		code = status_to_exit_code(rec.first_status);
 	}
-	err = mrr_trace_writer_finish(rec.w, end,
-				      rec.stop_reason[0] ? rec.stop_reason
-							 : NULL);
+	err = mrr_trace_writer_finish(
+		rec.w, end, rec.stop_reason[0] ? rec.stop_reason : NULL);
 	if (err) {
 		mrr_err("cannot commit trace %s: %s", o->trace_dir,
 			mrr_trace_strerror(err));

@@ -7,10 +7,10 @@
 struct record_opts {
 	const char *trace_dir; /* must not exist yet */
 	const char *exe;       /* resolved program path */
-	char **argv;           /* argv[0] as the user gave it */
-	bool sync;             /* fsync the trace before committing */
+	char **argv;	       /* argv[0] as the user gave it */
+	bool sync;	       /* fsync the trace before committing */
 	bool syscallbuf;       /* inject the syscall buffer */
-	bool backtrace;        /* store stacks at memory syscalls */
+	bool backtrace;	       /* store stacks at memory syscalls */
 	const char *preload;   /* path of the preload library, or NULL */
 };
 

@@ -27,16 +27,16 @@ struct capture {
 struct rtask {
 	struct tracee t;
 	struct rtask *next;
-	pid_t parent;          /* recorded parent tid (0 for the first) */
-	bool started;          /* has exec'd under mrr: events are recorded */
-	bool held;             /* new child waiting for its parent's fork event */
-	bool released;         /* parent's fork event written: may run */
+	pid_t parent;  /* recorded parent tid (0 for the first) */
+	bool started;  /* has exec'd under mrr: events are recorded */
+	bool held;     /* new child waiting for its parent's fork event */
+	bool released; /* parent's fork event written: may run */
 	bool first_stop_seen;
-	bool after_exec;       /* next syscall-exit is execve's */
-	bool in_syscall;       /* entry seen, waiting for the exit */
-	bool fork_written;     /* this syscall's event was written at fork */
-	bool exiting;          /* exit/exit_group entered */
-	bool have_exit_regs;   /* exit_regs valid: no user code ran since */
+	bool after_exec;     /* next syscall-exit is execve's */
+	bool in_syscall;     /* entry seen, waiting for the exit */
+	bool fork_written;   /* this syscall's event was written at fork */
+	bool exiting;	     /* exit/exit_group entered */
+	bool have_exit_regs; /* exit_regs valid: no user code ran since */
 	struct user_regs_struct entry_regs, exit_regs;
 	int64_t last_result;
 	long nr;
@@ -63,23 +63,23 @@ struct recorder {
 	pid_t first_pid;
 	int first_status;
 	bool first_exited;
-	int write_err;          /* first trace write error */
-	char stop_reason[256];  /* why recording stopped early, or "" */
-	int stop_code;          /* exit code for the early stop */
+	int write_err;	       /* first trace write error */
+	char stop_reason[256]; /* why recording stopped early, or "" */
+	int stop_code;	       /* exit code for the early stop */
 	bool pfn_readable;
-	bool syscallbuf;        /* accept syscall buffer registrations */
-	bool backtrace;         /* store stacks at memory syscalls */
+	bool syscallbuf; /* accept syscall buffer registrations */
+	bool backtrace;	 /* store stacks at memory syscalls */
 	struct stat_id {
 		unsigned long long dev, ino;
-	} out_id, err_id;       /* mrr's stdout/stderr, for echo flags */
+	} out_id, err_id; /* mrr's stdout/stderr, for echo flags */
 	/* cache of stored files: (dev, ino, size, mtime) -> name */
 	struct stored_file {
 		unsigned long long dev, ino, size;
 		long long mtime_ns;
 		char name[MRR_STORED_NAME_MAX];
 		struct tsc_site *sites; /* rdtsc sites, once looked for */
-		long nsites;            /* -1: not looked for yet */
-	} *stored;
+		long nsites;		/* -1: not looked for yet */
+	} * stored;
 	size_t nstored, stored_cap;
 };
 
@@ -103,8 +103,7 @@ void rec_sbuf_no_probe(struct rtask *t);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);
-void rec_madvise_exit(struct recorder *rec, struct rtask *t,
-		      struct capture *c);
+void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c);
 int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 		      unsigned flags, char name[MRR_STORED_NAME_MAX],
 		      uint64_t *size);

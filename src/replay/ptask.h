@@ -12,20 +12,20 @@
 #include <sys/user.h>
 
 struct ptask {
-	struct tracee t;     /* the live task */
-	pid_t rec_tid;       /* its tid in the recording */
+	struct tracee t; /* the live task */
+	pid_t rec_tid;	 /* its tid in the recording */
 	struct ptask *next;
-	bool fresh;          /* its first (SIGSTOP) stop is still pending */
-	bool stopped;        /* in a ptrace-stop we have not resumed */
-	bool at_exit;        /* stopped at a syscall-exit stop */
-	int resume_sig;      /* signal to deliver when resumed */
-	int expect_sig;      /* a signal stop the caller waits for */
+	bool fresh;	/* its first (SIGSTOP) stop is still pending */
+	bool stopped;	/* in a ptrace-stop we have not resumed */
+	bool at_exit;	/* stopped at a syscall-exit stop */
+	int resume_sig; /* signal to deliver when resumed */
+	int expect_sig; /* a signal stop the caller waits for */
 	/* an executed syscall (fork) whose exit stop is still to come */
 	bool pending_exit;
 	int64_t pending_result;
 	uint64_t child_tid_addr; /* CLONE_CHILD_SETTID location in a child */
-	pid_t child_tid_value;   /* recorded tid to put there */
-	uint64_t sbuf_addr;      /* registered syscall buffer, or 0 */
+	pid_t child_tid_value;	 /* recorded tid to put there */
+	uint64_t sbuf_addr;	 /* registered syscall buffer, or 0 */
 };
 
 #define RECENT_EVENTS 10
@@ -39,7 +39,7 @@ struct replayer {
 	char recent[RECENT_EVENTS][160];
 	unsigned nrecent;
 	char tmpdir[256]; /* private copies of shared file mappings */
-	int status;       /* 0 or the MRR_EXIT_* code once stopped */
+	int status;	  /* 0 or the MRR_EXIT_* code once stopped */
 };
 
 /* replayer.c */

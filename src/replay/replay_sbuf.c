@@ -29,13 +29,14 @@ void replay_buffer(struct replayer *rp, struct ptask *t)
 	int k;
 
 	if (!t->sbuf_addr) {
-		diverge(rp, t, "buffered records for a task whose syscall "
-			       "buffer was never registered");
+		diverge(rp, t,
+			"buffered records for a task whose syscall "
+			"buffer was never registered");
 		return;
 	}
 	if (ev->extra_len == 0 ||
-	    ev->extra_len > MRR_SYSCALLBUF_SIZE -
-				    sizeof(struct mrr_syscallbuf_hdr)) {
+	    ev->extra_len >
+		    MRR_SYSCALLBUF_SIZE - sizeof(struct mrr_syscallbuf_hdr)) {
 		mrr_err("trace %s: buffer event %" PRIu64 " has a bad size",
 			rp->o->trace_dir, ev->seq);
 		rp->status = MRR_EXIT_DATAERR;

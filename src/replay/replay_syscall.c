@@ -31,8 +31,8 @@
 #define MADV_DONTNEED_LOCKED 24
 #endif
 
-static int private_copy(struct replayer *rp, const char *name,
-			const char *src, char *buf, size_t buflen);
+static int private_copy(struct replayer *rp, const char *name, const char *src,
+			char *buf, size_t buflen);
 
 int run_to_exit(struct replayer *rp, struct ptask *t)
 {
@@ -87,7 +87,8 @@ static int copy_written(struct ptask *t, const struct mrr_event *ev, int fd,
 
 			if (tracee_read_all(&t->t, addr, buf, n) < 0)
 				return -EFAULT;
-			w = pos < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, pos);
+			w = pos < 0 ? write(fd, buf, n)
+				    : pwrite(fd, buf, n, pos);
 			if (w != (ssize_t)n)
 				return -EIO;
 			if (pos >= 0)
@@ -114,7 +115,8 @@ static int copy_written(struct ptask *t, const struct mrr_event *ev, int fd,
 
 			if (tracee_read_all(&t->t, addr, buf, n) < 0)
 				return -EFAULT;
-			w = pos < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, pos);
+			w = pos < 0 ? write(fd, buf, n)
+				    : pwrite(fd, buf, n, pos);
 			if (w != (ssize_t)n)
 				return -EIO;
 			if (pos >= 0)
@@ -137,8 +139,8 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 
 	if (ev->flags & (MRR_EVF_TO_STDOUT | MRR_EVF_TO_STDERR)) {
 		if (!rp->o->quiet)
-			copy_written(t, ev, ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2,
-				     -1);
+			copy_written(t, ev,
+				     ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2, -1);
 		return;
 	}
 	if (ev->result <= 0 || ev->extra_len != sizeof(*x) ||
@@ -149,8 +151,9 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 		return;
 	fd = open(copy, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || copy_written(t, ev, fd, (int64_t)x->offset) < 0)
-		diverge(rp, t, "cannot apply a recorded write to the copy of "
-			       "mapped file %s",
+		diverge(rp, t,
+			"cannot apply a recorded write to the copy of "
+			"mapped file %s",
 			x->file);
 	if (fd >= 0)
 		close(fd);
@@ -193,7 +196,8 @@ static void execute(struct replayer *rp, struct ptask *t, bool exact)
 				(uint64_t)rp->ev.result);
 			return;
 		}
-		mrr_debug("event %" PRIu64 ": %s returned %lld, recorded %" PRId64,
+		mrr_debug("event %" PRIu64
+			  ": %s returned %lld, recorded %" PRId64,
 			  rp->ev.seq, mrr_syscall_name(rp->ev.nr),
 			  (long long)r.rax, rp->ev.result);
 	}
@@ -201,9 +205,9 @@ static void execute(struct replayer *rp, struct ptask *t, bool exact)
 		apply_writes(rp, t, &rp->ev);
 }
 
-static int inject(struct replayer *rp, struct ptask *t, long nr,
-		  uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-		  uint64_t a4, uint64_t a5, int64_t *ret)
+static int inject(struct replayer *rp, struct ptask *t, long nr, uint64_t a0,
+		  uint64_t a1, uint64_t a2, uint64_t a3, uint64_t a4,
+		  uint64_t a5, int64_t *ret)
 {
 	uint64_t args[6] = {a0, a1, a2, a3, a4, a5};
 
@@ -217,9 +221,8 @@ static int inject(struct replayer *rp, struct ptask *t, long nr,
 
 /* Turns the stopped syscall into another one and runs it to its exit. */
 static int replace_and_run(struct replayer *rp, struct ptask *t,
-			   struct user_regs_struct *regs, long nr,
-			   uint64_t a0, uint64_t a1, uint64_t a2, uint64_t a3,
-			   int64_t *ret)
+			   struct user_regs_struct *regs, long nr, uint64_t a0,
+			   uint64_t a1, uint64_t a2, uint64_t a3, int64_t *ret)
 {
 	struct user_regs_struct r;
 
@@ -237,8 +240,8 @@ static int replace_and_run(struct replayer *rp, struct ptask *t,
 
 /* The replay's own writable copy of a stored file (one per name), so that
  * writes through mappings never touch the trace. */
-static int private_copy(struct replayer *rp, const char *name,
-			const char *src, char *buf, size_t buflen)
+static int private_copy(struct replayer *rp, const char *name, const char *src,
+			char *buf, size_t buflen)
 {
 	char chunk[65536];
 	int in, out, err = 0;
@@ -414,7 +417,8 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 
 		if (d->fill == MRR_FILL_KEEP)
 			continue;
-		if (d->end <= d->start || (d->start & 4095) || (d->end & 4095)) {
+		if (d->end <= d->start || (d->start & 4095) ||
+		    (d->end & 4095)) {
 			mrr_err("trace %s: madvise event %" PRIu64
 				" has a bad range",
 				rp->o->trace_dir, ev->seq);
@@ -434,8 +438,8 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 		}
 		if (ret != 0) {
 			diverge(rp, t,
-				"dropping recorded range 0x%" PRIx64 "-0x%" PRIx64
-				" failed: %s",
+				"dropping recorded range 0x%" PRIx64
+				"-0x%" PRIx64 " failed: %s",
 				d->start, d->end, strerror((int)-ret));
 			return;
 		}
@@ -602,7 +606,8 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	}
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
-	if (regs.orig_rax == MRR_SYSCALL_DESYNC && ev->nr != MRR_SYSCALL_DESYNC) {
+	if (regs.orig_rax == MRR_SYSCALL_DESYNC &&
+	    ev->nr != MRR_SYSCALL_DESYNC) {
 		diverge(rp, t,
 			"the program's buffered %s did not match the recorded "
 			"record at offset %llu",

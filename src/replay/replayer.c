@@ -88,8 +88,8 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 		else
 			snprintf(res, sizeof(res), "%" PRId64, ev->result);
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: %s(0x%" PRIx64 ", 0x%" PRIx64
-			 ", 0x%" PRIx64 ", ...) = %s",
+			 "event %" PRIu64 " pid %d: %s(0x%" PRIx64
+			 ", 0x%" PRIx64 ", 0x%" PRIx64 ", ...) = %s",
 			 ev->seq, ev->tid, name ? name : "?", ev->args[0],
 			 ev->args[1], ev->args[2], res);
 		break;
@@ -100,8 +100,8 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 			 ev->seq, ev->tid, name ? name : "?", ev->ip);
 		break;
 	case MRR_EV_EXEC:
-		snprintf(buf, buflen, "event %" PRIu64 " pid %d: exec",
-			 ev->seq, ev->tid);
+		snprintf(buf, buflen, "event %" PRIu64 " pid %d: exec", ev->seq,
+			 ev->tid);
 		break;
 	case MRR_EV_RDTSC:
 		snprintf(buf, buflen,
@@ -173,8 +173,9 @@ static void write_divergence_json(struct replayer *rp, struct ptask *t,
 			strerror(errno));
 		return;
 	}
-	fprintf(f, "{\"event\":%" PRIu64 ",\"pid\":%d,\"live_pid\":%d,"
-		   "\"message\":",
+	fprintf(f,
+		"{\"event\":%" PRIu64 ",\"pid\":%d,\"live_pid\":%d,"
+		"\"message\":",
 		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0);
 	json_str(f, msg);
 	if (regs)
@@ -248,8 +249,7 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 	rp->status = MRR_EXIT_SOFTWARE;
 }
 
-int stored_path(struct replayer *rp, const char *name, char *buf,
-		size_t buflen)
+int stored_path(struct replayer *rp, const char *name, char *buf, size_t buflen)
 {
 	int err = mrr_trace_file_path(rp->r, name, buf, buflen);
 
@@ -356,8 +356,9 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 				uint32_t v = (uint32_t)t->child_tid_value;
 				if (tracee_write_all(&t->t, t->child_tid_addr,
 						     &v, 4) < 0)
-					mrr_debug("pid %d: cannot set child tid",
-						  t->t.tid);
+					mrr_debug(
+						"pid %d: cannot set child tid",
+						t->t.tid);
 			}
 			continue;
 		}
@@ -365,8 +366,10 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 			finish_pending_exit(rp, t);
 			continue;
 		}
-		if (WSTOPSIG(*status) != SIGTRAP && WSTOPSIG(*status) != SIGSEGV &&
-		    WSTOPSIG(*status) != t->expect_sig && (*status >> 16) == 0) {
+		if (WSTOPSIG(*status) != SIGTRAP &&
+		    WSTOPSIG(*status) != SIGSEGV &&
+		    WSTOPSIG(*status) != t->expect_sig &&
+		    (*status >> 16) == 0) {
 			siginfo_t si;
 
 			/* Natural signals at replay (SIGCHLD from a replayed
@@ -547,14 +550,16 @@ static void replay_exec(struct replayer *rp)
 	for (;;) {
 		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
 		    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status)) {
-			diverge(rp, t, "execve of the stored executable failed");
+			diverge(rp, t,
+				"execve of the stored executable failed");
 			return;
 		}
 		if ((status >> 16) == PTRACE_EVENT_EXEC)
 			break;
 		if (is_syscall_stop(status)) {
-			diverge(rp, t, "execve of the stored executable %s "
-				       "failed",
+			diverge(rp, t,
+				"execve of the stored executable %s "
+				"failed",
 				exe);
 			return;
 		}
@@ -629,8 +634,9 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 		break;
 	case MRR_SIG_AT_SYSCALL:
 		if (!t->at_exit) {
-			diverge(rp, t, "signal %s was delivered after a syscall "
-				       "at record, but the task is elsewhere",
+			diverge(rp, t,
+				"signal %s was delivered after a syscall "
+				"at record, but the task is elsewhere",
 				mrr_signal_name(sig));
 			return;
 		}
@@ -696,8 +702,10 @@ static void replay_exit(struct replayer *rp, struct ptask *t)
 			break;
 		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
 		    tracee_get_regs(&t->t, &regs) == 0 &&
-		    regs.orig_rax != SYS_exit && regs.orig_rax != SYS_exit_group) {
-			const char *name = mrr_syscall_name((long)regs.orig_rax);
+		    regs.orig_rax != SYS_exit &&
+		    regs.orig_rax != SYS_exit_group) {
+			const char *name =
+				mrr_syscall_name((long)regs.orig_rax);
 
 			diverge(rp, t,
 				"expected the task to exit, it called %s",
@@ -793,8 +801,9 @@ int mrr_replay(const struct replay_opts *o)
 		}
 		t = ptask_find(&rp, rp.ev.tid);
 		if (!t) {
-			diverge(&rp, NULL, "event for pid %d, which does not "
-					   "exist at this point of the replay",
+			diverge(&rp, NULL,
+				"event for pid %d, which does not "
+				"exist at this point of the replay",
 				rp.ev.tid);
 			break;
 		}

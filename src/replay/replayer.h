@@ -7,8 +7,8 @@
 
 struct replay_opts {
 	const char *trace_dir;
-	bool quiet;  /* do not echo the program's stdout/stderr */
-	bool force;  /* replay the valid prefix of an incomplete trace */
+	bool quiet; /* do not echo the program's stdout/stderr */
+	bool force; /* replay the valid prefix of an incomplete trace */
 	const char *divergence_json; /* write the report here too, or NULL */
 };
 

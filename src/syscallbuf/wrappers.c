@@ -42,12 +42,14 @@ SB_EXPORT long read(int fd, void *buf, unsigned long count)
 	return sb_ret(sb_run(&c));
 }
 
+/* Writes stay traced: the replay must show the program's output again and
+ * must put the bytes into its copy of any file the program maps, and a
+ * record without the bytes cannot do either. */
 SB_EXPORT long write(int fd, const void *buf, unsigned long count)
 {
 	struct sb_call c = SB_CALL(__NR_write, fd, buf, count, 0, 0);
 
-	c.flags = SB_REGULAR_FD;
-	return sb_ret(sb_run(&c));
+	return sb_ret(sb_traced(&c));
 }
 
 SB_EXPORT long pread64(int fd, void *buf, unsigned long count, long off)
@@ -65,7 +67,7 @@ SB_EXPORT long pwrite64(int fd, const void *buf, unsigned long count, long off)
 {
 	struct sb_call c = SB_CALL(__NR_pwrite64, fd, buf, count, off, 0);
 
-	return sb_ret(sb_run(&c));
+	return sb_ret(sb_traced(&c)); /* see write() */
 }
 SB_ALIAS(pwrite64)
 long pwrite(int fd, const void *buf, unsigned long count, long off);
@@ -96,8 +98,7 @@ SB_EXPORT long writev(int fd, const struct sb_iovec *iov, int iovcnt)
 {
 	struct sb_call c = SB_CALL(__NR_writev, fd, iov, iovcnt, 0, 0);
 
-	c.flags = SB_REGULAR_FD;
-	return sb_ret(sb_run(&c));
+	return sb_ret(sb_traced(&c)); /* see write() */
 }
 
 SB_EXPORT long lseek(int fd, long off, int whence)

@@ -17,11 +17,11 @@ extern "C" {
 
 /* What the replayer does with a syscall. */
 enum mrr_sc_class {
-	MRR_SC_UNKNOWN = 0,   /* not in the table: recording stops cleanly */
-	MRR_SC_EMULATE,       /* replay sets the recorded result and memory */
-	MRR_SC_EXECUTE,       /* replay runs it (address space, signal state) */
-	MRR_SC_SPECIAL,       /* hand-written code in src/record and src/replay */
-	MRR_SC_UNSUPPORTED,   /* known, but recording refuses it */
+	MRR_SC_UNKNOWN = 0, /* not in the table: recording stops cleanly */
+	MRR_SC_EMULATE,	    /* replay sets the recorded result and memory */
+	MRR_SC_EXECUTE,	    /* replay runs it (address space, signal state) */
+	MRR_SC_SPECIAL,	    /* hand-written code in src/record and src/replay */
+	MRR_SC_UNSUPPORTED, /* known, but recording refuses it */
 };
 
 /* How to find one block of memory the kernel writes (an out-parameter).
@@ -33,20 +33,20 @@ enum mrr_sc_class {
  * length. */
 enum mrr_out_kind {
 	MRR_OUT_NONE = 0,
-	MRR_OUT_FIXED,       /* size bytes */
-	MRR_OUT_RET,         /* return value bytes (when > 0), capped by arg len_arg;
-			      * with size != 0, return value elements of size
-			      * bytes, capped by arg len_arg elements
-			      * (epoll_wait: 12-byte events) */
-	MRR_OUT_ARG,         /* value of arg len_arg bytes, times size (1 if 0) */
+	MRR_OUT_FIXED, /* size bytes */
+	MRR_OUT_RET,   /* return value bytes (when > 0), capped by arg len_arg;
+			* with size != 0, return value elements of size
+			* bytes, capped by arg len_arg elements
+			* (epoll_wait: 12-byte events) */
+	MRR_OUT_ARG,   /* value of arg len_arg bytes, times size (1 if 0) */
 	MRR_OUT_LENPTR_BEFORE, /* *(u32 *)arg[len_arg] read before the call */
 	MRR_OUT_LENPTR_AFTER,  /* *(u32 *)arg[len_arg] read after the call,
 				* capped by its value before the call (the
 				* kernel reports full lengths but truncates) */
-	MRR_OUT_RET_PLUS,    /* size header bytes plus return value bytes capped
-			      * by arg len_arg, when the call succeeds (msgrcv) */
-	MRR_OUT_ARG_DIVUP,   /* value of arg len_arg divided by size, rounded up,
-			      * bytes (mincore: one byte per page) */
+	MRR_OUT_RET_PLUS,  /* size header bytes plus return value bytes capped
+			    * by arg len_arg, when the call succeeds (msgrcv) */
+	MRR_OUT_ARG_DIVUP, /* value of arg len_arg divided by size, rounded up,
+			    * bytes (mincore: one byte per page) */
 	MRR_OUT_KIND_MAX,
 };
 
@@ -55,24 +55,24 @@ enum mrr_out_kind {
 #define MRR_OUT_F_ON_ERROR 0x1
 
 struct mrr_out_rule {
-	uint8_t kind;    /* enum mrr_out_kind */
+	uint8_t kind;	 /* enum mrr_out_kind */
 	uint8_t ptr_arg; /* 0..5 */
 	uint8_t len_arg; /* 0..5, for RET/ARG/LENPTR_* */
-	uint8_t flags;   /* MRR_OUT_F_* */
-	uint32_t size;   /* FIXED: bytes; ARG: element size */
+	uint8_t flags;	 /* MRR_OUT_F_* */
+	uint32_t size;	 /* FIXED: bytes; ARG: element size */
 };
 
 /* How dump prints an argument. */
 enum mrr_arg_fmt {
-	MRR_ARG_INT = 0,   /* signed decimal */
-	MRR_ARG_UINT,      /* unsigned decimal */
-	MRR_ARG_HEX,       /* 0x..., 0 for zero */
-	MRR_ARG_PTR,       /* address, NULL for 0 */
-	MRR_ARG_STR,       /* NUL-terminated string in task memory
-			    * (mrr_format_arg prints the address) */
-	MRR_ARG_FD,        /* file descriptor (AT_FDCWD decoded) */
+	MRR_ARG_INT = 0, /* signed decimal */
+	MRR_ARG_UINT,	 /* unsigned decimal */
+	MRR_ARG_HEX,	 /* 0x..., 0 for zero */
+	MRR_ARG_PTR,	 /* address, NULL for 0 */
+	MRR_ARG_STR,	 /* NUL-terminated string in task memory
+			  * (mrr_format_arg prints the address) */
+	MRR_ARG_FD,	 /* file descriptor (AT_FDCWD decoded) */
 	MRR_ARG_OPEN_FLAGS,
-	MRR_ARG_MODE,      /* octal */
+	MRR_ARG_MODE, /* octal */
 	MRR_ARG_PROT,
 	MRR_ARG_MAP_FLAGS,
 	MRR_ARG_MADV,
@@ -85,16 +85,16 @@ enum mrr_arg_fmt {
 	MRR_ARG_MSYNC_FLAGS,
 	MRR_ARG_CLOCKID,
 	MRR_ARG_WHENCE,
-	MRR_ARG_SIGHOW,    /* rt_sigprocmask how */
+	MRR_ARG_SIGHOW, /* rt_sigprocmask how */
 	MRR_ARG_PRCTL_OP,
 	MRR_ARG_ARCH_PRCTL_OP,
 	MRR_ARG_FCNTL_CMD,
-	MRR_ARG_FILE_FLAGS,  /* O_NONBLOCK|O_CLOEXEC without an access mode
-			      * (pipe2, dup3, accept4, eventfd2...) */
+	MRR_ARG_FILE_FLAGS,    /* O_NONBLOCK|O_CLOEXEC without an access mode
+				* (pipe2, dup3, accept4, eventfd2...) */
 	MRR_ARG_UNSHARE_FLAGS, /* CLONE_NEW*, no exit signal (unshare, setns) */
-	MRR_ARG_ACCESS_MODE, /* F_OK, R_OK|W_OK|X_OK */
+	MRR_ARG_ACCESS_MODE,   /* F_OK, R_OK|W_OK|X_OK */
 	MRR_ARG_ACCESSAT_FLAGS, /* faccessat2: AT_EACCESS... */
-	MRR_ARG_FUTEX_OP,    /* FUTEX_WAIT_PRIVATE, ... */
+	MRR_ARG_FUTEX_OP,	/* FUTEX_WAIT_PRIVATE, ... */
 	MRR_ARG_FMT_MAX,
 };
 
@@ -108,7 +108,7 @@ enum mrr_arg_fmt {
 struct mrr_syscall_desc {
 	const char *name; /* "read"; NULL for an unused number */
 	uint8_t nargs;
-	uint8_t cls; /* enum mrr_sc_class */
+	uint8_t cls;	    /* enum mrr_sc_class */
 	uint8_t arg_fmt[6]; /* enum mrr_arg_fmt; 0 for missing arguments */
 	struct mrr_out_rule out[MRR_SC_MAX_OUT];
 };
