@@ -74,8 +74,9 @@ char *mrr_dump_wait_status(int64_t status, char *buf, size_t buflen);
 void mrr_dump_json_string(FILE *out, const char *s, size_t len);
 
 /* Prints len bytes at data, as recorded at address addr, like hexdump -C:
- * 16 bytes a line, address, hex, printable characters. indent is prefixed
- * to every line. */
+ * 16 bytes a line, address, hex, printable characters; a run of lines equal
+ * to the line before them prints as one "*" line. indent is prefixed to
+ * every line. */
 void mrr_dump_hex(FILE *out, const char *indent, uint64_t addr,
 		  const void *data, size_t len);
 

@@ -219,8 +219,21 @@ void mrr_dump_hex(FILE *out, const char *indent, uint64_t addr,
 	const unsigned char *p = data;
 	size_t off, i;
 
+	bool starred = false;
+
 	for (off = 0; off < len; off += 16) {
 		size_t n = len - off < 16 ? len - off : 16;
+
+		/* like hexdump -C: a run of lines equal to the one before
+		 * prints as one "*" (the last line always prints) */
+		if (off && n == 16 && off + 16 < len &&
+		    !memcmp(p + off, p + off - 16, 16)) {
+			if (!starred)
+				fprintf(out, "%s*\n", indent);
+			starred = true;
+			continue;
+		}
+		starred = false;
 
 		fprintf(out, "%s%016llx ", indent,
 			(unsigned long long)(addr + off));

@@ -393,3 +393,31 @@ TEST(DumpCli, IncompleteTrace)
 }
 
 } // namespace
+
+namespace
+{
+
+TEST(DumpFormat, HexCollapsesRepeatedLines)
+{
+	std::vector<uint8_t> data(80, 0);
+	char *buf = nullptr;
+	size_t len = 0;
+
+	data[0] = 'A';
+	data[79] = 'z';
+	FILE *out = open_memstream(&buf, &len);
+	mrr_dump_hex(out, "  ", 0x1000, data.data(), data.size());
+	fclose(out);
+	std::string s(buf, len);
+	free(buf);
+	EXPECT_EQ("  0000000000001000  41 00 00 00 00 00 00 00  00 00 00 00 00 "
+		  "00 00 00  |A...............|\n"
+		  "  0000000000001010  00 00 00 00 00 00 00 00  00 00 00 00 00 "
+		  "00 00 00  |................|\n"
+		  "  *\n"
+		  "  0000000000001040  00 00 00 00 00 00 00 00  00 00 00 00 00 "
+		  "00 00 7a  |...............z|\n",
+		  s);
+}
+
+} // namespace
