@@ -174,8 +174,8 @@ void mrr_trace_writer_abort(mrr_trace_writer *w);
 
 typedef struct mrr_trace_reader mrr_trace_reader;
 
-#define MRR_READER_FORCE 0x1u /* read the valid prefix of an incomplete trace  \
-			       */
+/* Read the valid prefix of an incomplete trace. */
+#define MRR_READER_FORCE 0x1u
 
 /* Opens the trace in dir. On failure returns a negative code and writes one
  * sentence into errbuf (when non-NULL), e.g. for MRR_E_INCOMPLETE:

@@ -52,8 +52,8 @@ struct mrr_drop_range {
 	uint32_t fill; /* enum mrr_drop_fill */
 	uint32_t pad;
 };
-#define MRR_MADV_FORCED_DROP 0x1u /* MADV_FREE recorded as an immediate drop   \
-				   */
+/* MADV_FREE recorded as an immediate drop. */
+#define MRR_MADV_FORCED_DROP 0x1u
 struct mrr_madvise_extra {
 	uint32_t precision; /* enum mrr_drop_precision */
 	uint32_t nranges;
