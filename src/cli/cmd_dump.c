@@ -308,6 +308,7 @@ struct stats {
 	uint64_t by_kind[MRR_EV_KIND_MAX + 2];	/* last: unknown kinds */
 	uint64_t by_nr[MRR_SYSCALL_NR_MAX + 1]; /* last: out of range */
 	uint64_t traced, buffered, skipped;
+	uint64_t buffer_calls; /* records in MRR_EV_BUFFER flushes */
 	uint64_t writes, write_bytes, extra_bytes;
 	uint64_t first_seq, last_seq;
 };
@@ -334,6 +335,8 @@ static void stats_add(struct stats *s, const struct mrr_event *ev)
 		if (ev->flags & MRR_EVF_SKIPPED)
 			s->skipped++;
 	}
+	if (ev->kind == MRR_EV_BUFFER)
+		s->buffer_calls += ev->args[1];
 	s->writes += ev->nwrites;
 	for (i = 0; i < ev->nwrites; i++)
 		s->write_bytes += ev->writes[i].len;
@@ -480,12 +483,13 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 				       i ? "," : "", order[i],
 				       s->by_nr[order[i]]);
 		}
-		printf("},\"writes\":%" PRIu64 ",\"write_bytes\":%" PRIu64
-		       ",\"chunks\":%" PRIu64 ",\"raw_bytes\":%" PRIu64
+		printf("},\"buffered_calls\":%" PRIu64 ",\"writes\":%" PRIu64
+		       ",\"write_bytes\":%" PRIu64 ",\"chunks\":%" PRIu64
+		       ",\"raw_bytes\":%" PRIu64
 		       ",\"compressed_bytes\":%" PRIu64 ",\"ratio\":%.3f"
 		       ",\"file_bytes\":%" PRIu64 ",\"files\":[",
-		       s->writes, s->write_bytes, ts.chunks, ts.raw_bytes,
-		       ts.compressed_bytes, ratio, ts.file_bytes);
+		       s->buffer_calls, s->writes, s->write_bytes, ts.chunks,
+		       ts.raw_bytes, ts.compressed_bytes, ratio, ts.file_bytes);
 		for (f = 0; f < files.n; f++)
 			printf("%s{\"name\":\"%s\",\"size\":%" PRIu64 "}",
 			       f ? "," : "", files.names[f], files.sizes[f]);
@@ -511,6 +515,8 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 		}
 		printf("  %-20s %10" PRIu64 "\n", name, s->by_nr[order[i]]);
 	}
+	printf("buffered calls: %" PRIu64 " in %" PRIu64 " flushes\n",
+	       s->buffer_calls, s->by_kind[MRR_EV_BUFFER]);
 	printf("memory writes: %" PRIu64 " ranges, %" PRIu64 " bytes\n",
 	       s->writes, s->write_bytes);
 	printf("stream: %" PRIu64 " chunks, %" PRIu64 " bytes raw, %" PRIu64

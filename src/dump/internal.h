@@ -166,6 +166,9 @@ void dump_backtrace_lines(struct mrr_dump *d, const struct das *as,
 /* -b: the records of a syscall buffer flush (buffer.c). */
 void dump_buffer_records(struct mrr_dump *d, const struct mrr_event *ev,
 			 FILE *out);
+/* -b --json: the flush's records as a "calls" array (buffer.c). */
+void dump_buffer_json(struct mrr_dump *d, const struct mrr_event *ev,
+		      struct sbuf *b);
 
 /* Decoded pieces both printers share (event.c). */
 struct sc_arg {

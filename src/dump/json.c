@@ -359,6 +359,8 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 	case MRR_EV_BUFFER:
 		sb_printf(b, ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64,
 			  ev->args[1], ev->args[0]);
+		if (d->flags & MRR_DUMP_BUFFER)
+			dump_buffer_json(d, ev, b);
 		break;
 	case MRR_EV_BACKTRACE: {
 		uint64_t owner = mrr_dump_backtrace_owner(d, ev);

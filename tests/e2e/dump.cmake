@@ -27,7 +27,8 @@ if(TARGET mrrprog_madv_seed AND TARGET mrrprog_hello)
     LABELS e2e TIMEOUT 60)
 endif()
 
-set(MRR_JSON_PROGS madv_seed hello segv_handler kill_self rdtsc exec fork_wait)
+set(MRR_JSON_PROGS madv_seed hello segv_handler kill_self rdtsc exec fork_wait
+  sbuf_mix)
 set(json_args)
 foreach(p ${MRR_JSON_PROGS})
   if(TARGET mrrprog_${p})

@@ -201,7 +201,12 @@ PER_KIND = {
               {'aux': masked('AUX')}),
     'exit': ({'status': t_int, 'text': t_str},
              {'exit_code': t_int, 'signal': t_str, 'core_dumped': t_bool}),
-    'buffer': ({'records': t_uint, 'bytes': t_uint}, {}),
+    'buffer': ({'records': t_uint, 'bytes': t_uint},
+               {'calls': array(obj({'nr': t_int, 'name': t_str_or_null,
+                                    'decoded': array(t_str),
+                                    'result': result, 'result_text': t_str,
+                                    'data_len': t_uint})),
+                'bad_record': t_str}),
     'backtrace': ({'of': lambda w, v: v is None or t_uint(w, v),
                    'frames': array(t_str)}, {}),
     'unknown': ({'kind_number': t_uint}, {}),
@@ -212,6 +217,7 @@ STATS = {'kind': one_of('stats'),
          'events': t_uint, 'by_kind': lambda w, v: None,
          'syscalls': t_uint, 'traced': t_uint, 'buffered': t_uint,
          'skipped': t_uint, 'by_syscall': lambda w, v: None,
+         'buffered_calls': t_uint,
          'writes': t_uint, 'write_bytes': t_uint, 'chunks': t_uint,
          'raw_bytes': t_uint, 'compressed_bytes': t_uint,
          'ratio': lambda w, v: isinstance(v, (int, float)) or err(w, 'ratio'),
@@ -297,7 +303,7 @@ for prog in "$@"; do
 	"$mrr" record -o "$tr" -- "$prog" </dev/null >"$T/prog$i.out" \
 		2>"$T/record$i.err"
 	[ -d "$tr" ] || fail "mrr record $prog made no trace: $(tail -n 3 "$T/record$i.err")"
-	for opts in "--json" "--json -m -p" "--json --stable -m -b" \
+	for opts in "--json -b" "--json -m -p" "--json --stable -m -b" \
 		"--json -s" "--json --maps-at 3" "--json --stable --maps-at 3"; do
 		out=$T/dump$i.${opts// /_}.json
 		# shellcheck disable=SC2086 # options are split on purpose
@@ -309,7 +315,7 @@ for prog in "$@"; do
 		checks+=("$out" "$mode")
 	done
 	text=$("$mrr" dump "$tr" | grep -c '^[0-9]')
-	json=$(wc -l <"$T/dump$i.--json.json")
+	json=$(wc -l <"$T/dump$i.--json_-b.json")
 	[ "$text" = "$json" ] ||
 		fail "$(basename "$prog"): $text events in text, $json JSON lines"
 done
