@@ -33,8 +33,10 @@ while [ $# -gt 0 ]; do
 	esac
 	shift 2
 done
-[ -n "$mrr" ] && [ -n "$edit" ] && [ -n "$seed" ] && [ -n "$hello" ] &&
-	[ -n "$fork" ] || usage
+if [ -z "$mrr" ] || [ -z "$edit" ] || [ -z "$seed" ] || [ -z "$hello" ] ||
+	[ -z "$fork" ]; then
+	usage
+fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-dump-cli.XXXXXX") || exit 1
 mkdir "$T/home" "$T/traces"

@@ -38,8 +38,10 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-[ -n "$mrr" ] && [ -n "$golden" ] && [ ${#dumps[@]} -gt 0 ] &&
-	[ $# -ge 1 ] || usage
+if [ -z "$mrr" ] || [ -z "$golden" ] || [ ${#dumps[@]} = 0 ] ||
+	[ $# = 0 ]; then
+	usage
+fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-dump-golden.XXXXXX") || exit 1
 
@@ -50,8 +52,9 @@ fail() {
 }
 
 # Descriptors the test runner left open would shift the program's fds.
-for fd in $(ls /proc/$$/fd); do
-	[ "$fd" -gt 2 ] && eval "exec $fd>&-"
+for fdpath in "/proc/$$/fd"/*; do
+	fd=${fdpath##*/}
+	if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
 done
 env -i PATH=/usr/bin:/bin "$mrr" record -n -o "$T/trace" -- "$@" \
 	</dev/null >"$T/prog.out" 2>"$T/record.err"

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-[ -n "$mrr" ] && [ $# -ge 1 ] || usage
+if [ -z "$mrr" ] || [ $# = 0 ]; then usage; fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-dump-json.XXXXXX") || exit 1
 
