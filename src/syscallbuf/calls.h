@@ -17,9 +17,9 @@
  * Sizes are the x86-64 kernel's: struct stat 144, struct statx 256,
  * struct timespec and struct timeval 16, time_t 8.
  *
- * newfstatat also stands for stat, lstat and fstatat; pread64 and pwrite64
- * for pread and pwrite. args[] of a record holds the call's first three
- * syscall arguments.
+ * newfstatat also stands for stat, lstat and fstatat, pread64 for pread.
+ * args[] of a record holds the call's first three syscall arguments.
+ * write, pwrite64 and writev are never buffered (see wrappers.c).
  */
 #ifndef MRR_SYSCALLBUF_CALLS_H
 #define MRR_SYSCALLBUF_CALLS_H
@@ -38,14 +38,11 @@
 
 #define MRR_SB_CALLS(X)                                                        \
 	X(__NR_read, "read", MRR_SB_RESULT, 0)                                 \
-	X(__NR_write, "write", MRR_SB_NONE, 0)                                 \
 	X(__NR_close, "close", MRR_SB_NONE, 0)                                 \
 	X(__NR_fstat, "fstat", MRR_SB_FIXED, MRR_SB_STAT_SIZE)                 \
 	X(__NR_lseek, "lseek", MRR_SB_NONE, 0)                                 \
 	X(__NR_pread64, "pread64", MRR_SB_RESULT, 0)                           \
-	X(__NR_pwrite64, "pwrite64", MRR_SB_NONE, 0)                           \
 	X(__NR_readv, "readv", MRR_SB_RESULT, 0)                               \
-	X(__NR_writev, "writev", MRR_SB_NONE, 0)                               \
 	X(__NR_madvise, "madvise", MRR_SB_NONE, 0)                             \
 	X(__NR_getpid, "getpid", MRR_SB_NONE, 0)                               \
 	X(__NR_gettimeofday, "gettimeofday", MRR_SB_FIXED,                     \

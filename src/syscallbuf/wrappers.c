@@ -25,11 +25,11 @@
 				    (long)(a3), (long)(a4), 0},                \
 	}
 
-/* read, write, readv and writev may block forever on a pipe, socket or
- * tty, while mrr may need this task meanwhile (a blocked untraced call
- * cannot be interrupted cleanly): they are buffered on regular files only.
- * pread and pwrite need not check, as they fail at once with ESPIPE on
- * anything that is not seekable. */
+/* read and readv may block forever on a pipe, socket or tty, and mrr
+ * delivers a signal only after a traced syscall, so a blocked untraced read
+ * would never see the signal that should interrupt it: they are buffered on
+ * regular files only. pread needs no check, as it fails at once with
+ * ESPIPE on anything that is not seekable. */
 
 SB_EXPORT long read(int fd, void *buf, unsigned long count)
 {

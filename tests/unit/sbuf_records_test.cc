@@ -184,9 +184,16 @@ TEST(SbufRecords, RejectsCallsTheLibraryDoesNotBuffer)
 	ExpectBad(r, bad, "does not buffer");
 
 	Recs r2;
-	r2.Add(__NR_write, 5, 0);
+	r2.Add(__NR_lseek, 5, 0);
 	bad = r2.Add(0x6d7201, 0, 0); // MRR_SYSCALL_FLUSH is never a record
 	ExpectBad(r2, bad, "does not buffer");
+
+	// Writes stay traced: the replay must perform them again.
+	for (uint32_t nr : {__NR_write, __NR_pwrite64, __NR_writev}) {
+		Recs r3;
+		bad = r3.Add(nr, 5, 0);
+		ExpectBad(r3, bad, "does not buffer");
+	}
 }
 
 TEST(SbufRecords, RejectsDataTheCallCannotWrite)
@@ -201,7 +208,7 @@ TEST(SbufRecords, RejectsDataTheCallCannotWrite)
 		{__NR_read, -EIO, 8}, // a failed read wrote nothing
 		{__NR_readv, 0, 8},   // end of file
 		{__NR_getpid, 42, 8}, // getpid writes no memory
-		{__NR_write, 64, 64}, // nor does write
+		{__NR_lseek, 64, 64}, // nor does lseek
 		{__NR_fstat, 0, 100}, // struct stat is 144 bytes
 		{__NR_statx, 0, 144}, // struct statx is 256
 		{__NR_fstat, -EBADF, 144}, {__NR_clock_gettime, 0, 8},
