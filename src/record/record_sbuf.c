@@ -108,3 +108,17 @@ void rec_sbuf_no_probe(struct rtask *t)
 			     &one, sizeof(one)) < 0)
 		t->sbuf_addr = 0;
 }
+
+/* A signal is held back for t: make its next buffered call a traced one,
+ * where the signal can be delivered. */
+void rec_sbuf_trace_next(struct rtask *t)
+{
+	uint32_t one = 1;
+
+	if (t->sbuf_addr &&
+	    tracee_write_all(&t->t,
+			     t->sbuf_addr + offsetof(struct mrr_syscallbuf_hdr,
+						     trace_next),
+			     &one, sizeof(one)) < 0)
+		t->sbuf_addr = 0;
+}

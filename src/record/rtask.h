@@ -100,6 +100,7 @@ void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 void rec_sbuf_flush(struct recorder *rec, struct rtask *t);
 int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t);
 void rec_sbuf_no_probe(struct rtask *t);
+void rec_sbuf_trace_next(struct rtask *t);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);

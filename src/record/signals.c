@@ -215,6 +215,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		else {
 			t->deferred = true;
 			t->deferred_info = si;
+			rec_sbuf_trace_next(t);
 		}
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;

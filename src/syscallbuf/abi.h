@@ -48,6 +48,11 @@
  *   replay drops exactly the same pages. mrr sets hdr.no_probe once the
  *   program installs its own seccomp filter (which would see the probe);
  *   from then on madvise is traced.
+ * - A signal that reaches a task outside a syscall is held back by mrr
+ *   until the task's next traced syscall. So that a program busy with
+ *   buffered calls still gets it soon, mrr sets hdr.trace_next at record;
+ *   the next wrapper clears it and takes the traced path. At replay that
+ *   call finds no record, so it takes the traced path there too.
  * - The recorded program can write anywhere in the buffer. mrr treats it as
  *   untrusted: every size, offset and count is checked, and a corrupted
  *   buffer ends the recording with an error.
@@ -71,15 +76,15 @@
 #define MRR_SYSCALLBUF_MAX_DATA (MRR_SYSCALLBUF_SIZE / 4)
 
 struct mrr_syscallbuf_hdr {
-	uint32_t magic;	    /* MRR_SYSCALLBUF_MAGIC */
-	uint32_t abi;	    /* MRR_SYSCALLBUF_ABI_VERSION */
-	uint32_t used;	    /* bytes of records after the header */
-	uint32_t avail;	    /* replay: bytes of records loaded */
-	uint32_t busy;	    /* a wrapper is between reserve and commit */
-	uint32_t replaying; /* set by mrr at replay */
-	uint32_t no_probe;  /* set by mrr: do not buffer madvise */
-	uint32_t pad;
-	/* records follow, up to MRR_SYSCALLBUF_SIZE */
+	uint32_t magic;	     /* MRR_SYSCALLBUF_MAGIC */
+	uint32_t abi;	     /* MRR_SYSCALLBUF_ABI_VERSION */
+	uint32_t used;	     /* bytes of records after the header */
+	uint32_t avail;	     /* replay: bytes of records loaded */
+	uint32_t busy;	     /* a wrapper is between reserve and commit */
+	uint32_t replaying;  /* set by mrr at replay */
+	uint32_t no_probe;   /* set by mrr: do not buffer madvise */
+	uint32_t trace_next; /* set by mrr at record: trace the next call */
+			     /* records follow, up to MRR_SYSCALLBUF_SIZE */
 };
 
 /* One buffered call. size covers the header and data, rounded up to 8.

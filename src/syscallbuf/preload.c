@@ -320,6 +320,11 @@ long sb_run(const struct sb_call *c)
 	/* busy: a signal handler interrupted a wrapper of this thread. */
 	if (!hdr || hdr->busy || c->out_len > MRR_SYSCALLBUF_MAX_DATA)
 		return sb_traced(c);
+	/* mrr holds a signal for this task until a traced syscall */
+	if (hdr->trace_next) {
+		hdr->trace_next = 0;
+		return sb_traced(c);
+	}
 	/* The program can scribble over used; never write past the end. */
 	used = hdr->used;
 	if (used > SB_CAPACITY || sb_align8(sizeof(struct mrr_syscallbuf_rec) +
