@@ -10,11 +10,17 @@ int cmd_dump(int argc, char **argv);
 int cmd_ls(int argc, char **argv);
 
 /* The directory traces go to by default ($MRR_TRACE_DIR, else
- * ${XDG_DATA_HOME:-$HOME/.local/share}/mrr). Returns 0 or -ENAMETOOLONG. */
+ * ${XDG_DATA_HOME:-$HOME/.local/share}/mrr, with the passwd entry's home
+ * when HOME is unset). Returns 0, -ENAMETOOLONG, or -ENOENT when there is
+ * no home directory. Prints nothing: trace_root_error() says why. */
 int default_trace_root(char *buf, size_t buflen);
 
+/* Prints the one-sentence error for a failed default_trace_root(). */
+void trace_root_error(int err);
+
 /* Resolves the TRACE argument of replay/dump: NULL means the latest trace
- * in the default directory. Returns 0, or -ENOENT with a message printed. */
+ * in the default directory. Returns 0, or a negative errno with a message
+ * printed. */
 int resolve_trace_arg(const char *arg, char *buf, size_t buflen);
 
 /* Path of the preload library next to this mrr binary, or NULL. */

@@ -61,8 +61,11 @@ static int default_trace_dir(const char *prog, char *buf, size_t buflen)
 	char copy[PATH_MAX];
 	int err, n;
 
-	if (default_trace_root(root, sizeof(root)) < 0)
-		return -ENAMETOOLONG;
+	err = default_trace_root(root, sizeof(root));
+	if (err) {
+		trace_root_error(err);
+		return err;
+	}
 	err = mkdir_p(root);
 	if (err) {
 		mrr_err("cannot create the trace directory %s: %s", root,
@@ -152,7 +155,13 @@ int cmd_record(int argc, char **argv)
 		return MRR_EXIT_NOINPUT;
 	}
 	if (out) {
-		snprintf(dir, sizeof(dir), "%s", out);
+		if ((size_t)snprintf(dir, sizeof(dir), "%s", out) >=
+		    sizeof(dir)) {
+			mrr_err("cannot create trace directory %.64s...: its "
+				"path is too long",
+				out);
+			return MRR_EXIT_CANTCREAT;
+		}
 	} else if (default_trace_dir(exe, dir, sizeof(dir)) < 0) {
 		return MRR_EXIT_CANTCREAT;
 	}

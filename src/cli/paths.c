@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +21,53 @@ int default_trace_root(char *buf, size_t buflen)
 		n = snprintf(buf, buflen, "%s/mrr", x);
 	else {
 		h = getenv("HOME");
-		n = snprintf(buf, buflen, "%s/.local/share/mrr",
-			     h && h[0] ? h : "/tmp");
+		if (!h || !h[0]) {
+			/* Never a shared directory such as /tmp: whoever made
+			 * it first would choose what latest-trace replays. */
+			struct passwd *pw = getpwuid(getuid());
+
+			h = pw && pw->pw_dir && pw->pw_dir[0] == '/'
+				    ? pw->pw_dir
+				    : NULL;
+		}
+		if (!h)
+			return -ENOENT;
+		n = snprintf(buf, buflen, "%s/.local/share/mrr", h);
 	}
 	return n < 0 || (size_t)n >= buflen ? -ENAMETOOLONG : 0;
+}
+
+void trace_root_error(int err)
+{
+	if (err == -ENOENT)
+		mrr_err("there is no home directory to keep traces in; set "
+			"MRR_TRACE_DIR or HOME, or give the trace's path");
+	else
+		mrr_err("the trace directory's path (from MRR_TRACE_DIR, "
+			"XDG_DATA_HOME or HOME) is too long");
 }
 
 int resolve_trace_arg(const char *arg, char *buf, size_t buflen)
 {
 	char root[PATH_MAX];
 	struct stat st;
+	int err;
 
 	if (arg) {
-		if ((size_t)snprintf(buf, buflen, "%s", arg) >= buflen)
+		if ((size_t)snprintf(buf, buflen, "%s", arg) >= buflen) {
+			mrr_err("the trace's path is too long");
 			return -ENAMETOOLONG;
+		}
 		return 0;
 	}
-	if (default_trace_root(root, sizeof(root)) < 0 ||
+	err = default_trace_root(root, sizeof(root));
+	if (!err &&
 	    (size_t)snprintf(buf, buflen, "%s/latest-trace", root) >= buflen)
-		return -ENAMETOOLONG;
+		err = -ENAMETOOLONG;
+	if (err) {
+		trace_root_error(err);
+		return err;
+	}
 	if (lstat(buf, &st) < 0) {
 		mrr_err("no trace given and there is no latest trace in %s",
 			root);
