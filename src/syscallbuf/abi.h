@@ -83,9 +83,9 @@ struct mrr_syscallbuf_hdr {
 	uint32_t busy;	     /* a wrapper is between reserve and commit */
 	uint32_t replaying;  /* set by mrr at replay */
 	uint32_t no_probe;   /* set by mrr: do not buffer madvise */
-	uint32_t trace_next; /* set by mrr at record: trace the next call */
-			     /* records follow, up to MRR_SYSCALLBUF_SIZE */
+	uint32_t trace_next; /* set by mrr: trace the next call */
 };
+/* Records follow the header, up to MRR_SYSCALLBUF_SIZE. */
 
 /* One buffered call. size covers the header and data, rounded up to 8.
  * Which calls are buffered and what data each carries: calls.h. */
