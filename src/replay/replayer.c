@@ -695,6 +695,13 @@ static void replay_exit(struct replayer *rp, struct ptask *t)
 	int status, want = (int)rp->ev.result;
 	struct user_regs_struct regs;
 
+	/* SIGKILL from outside: no stop showed where; nothing the task did
+	 * after its last event was seen, so it dies here. */
+	if (rp->ev.nr == -1 && WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL &&
+	    !t->resume_sig) {
+		kill(t->t.tid, SIGKILL);
+		t->stopped = false;
+	}
 	for (;;) {
 		if (ptask_next_stop(rp, t, &status) < 0)
 			return;
