@@ -1,0 +1,123 @@
+/* hostile_sbuf MODE: attacks what mrr puts into a recorded process, then
+ * keeps working (2000 preads of a temp file of known bytes, checked, plus
+ * getpid and writes) and prints PASS. MODE is one of
+ *   unmap-page       munmap mrr's page at 0x700000000000;
+ *   scribble-page    make that page writable and fill it with int3;
+ *   unmap-buffer     munmap the syscall buffer (found in /proc/self/maps as
+ *                    the mapping that starts with its magic "MRBF");
+ *   scribble-buffer  fill the syscall buffer, header included, with 0xff.
+ * Natively there is nothing to attack and it just passes. Under mrr it must
+ * either still pass, recorded and replayed faithfully, or the recording must
+ * stop cleanly with an error (refused.sh --allow-faithful checks both). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PAGE_ADDR 0x700000000000ull
+#define PAGE_SIZE 0x4000ull
+#define MAGIC	  0x4642524du
+#define BUF_SIZE  (1ul << 20) /* MRR_SYSCALLBUF_SIZE */
+
+#define CHECK(cond, ...)                                                       \
+	do {                                                                   \
+		if (!(cond)) {                                                 \
+			fprintf(stderr, "FAIL %d: ", __LINE__);                \
+			fprintf(stderr, __VA_ARGS__);                          \
+			fprintf(stderr, "\n");                                 \
+			exit(1);                                               \
+		}                                                              \
+	} while (0)
+
+/* Start and length of the syscall buffer: the first BUF_SIZE bytes of the
+ * mapping whose first word is the buffer magic (the kernel may show it
+ * merged with the anonymous mapping after it). */
+static int find_buffer(uintptr_t *start, size_t *len)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+	int found = 0;
+
+	CHECK(f, "cannot open /proc/self/maps");
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long a, b;
+		char perms[8];
+
+		if (sscanf(line, "%lx-%lx %7s", &a, &b, perms) != 3 ||
+		    perms[0] != 'r' || perms[1] != 'w' || b - a < 4096)
+			continue;
+		if (*(volatile uint32_t *)a == MAGIC) {
+			*start = a;
+			*len = b - a < BUF_SIZE ? b - a : BUF_SIZE;
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void attack(const char *mode)
+{
+	uintptr_t start;
+	size_t len;
+
+	if (strcmp(mode, "unmap-page") == 0) {
+		CHECK(munmap((void *)PAGE_ADDR, PAGE_SIZE) == 0, "munmap: %m");
+		printf("unmapped 0x%llx\n", PAGE_ADDR);
+	} else if (strcmp(mode, "scribble-page") == 0) {
+		if (mprotect((void *)PAGE_ADDR, PAGE_SIZE,
+			     PROT_READ | PROT_WRITE) == 0) {
+			memset((void *)PAGE_ADDR, 0xcc, PAGE_SIZE);
+			mprotect((void *)PAGE_ADDR, PAGE_SIZE,
+				 PROT_READ | PROT_EXEC);
+		}
+		printf("scribbled over 0x%llx if it was there\n", PAGE_ADDR);
+	} else if (strcmp(mode, "unmap-buffer") == 0) {
+		if (find_buffer(&start, &len))
+			CHECK(munmap((void *)start, len) == 0, "munmap: %m");
+		printf("unmapped the syscall buffer if there was one\n");
+	} else if (strcmp(mode, "scribble-buffer") == 0) {
+		if (find_buffer(&start, &len))
+			memset((void *)start, 0xff, len);
+		printf("scribbled over the syscall buffer if there was one\n");
+	} else {
+		CHECK(0, "unknown mode %s", mode);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static unsigned char data[65536];
+	unsigned char buf[64];
+	char path[64];
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	CHECK(argc == 2, "usage: hostile_sbuf MODE");
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + (i >> 8));
+	snprintf(path, sizeof(path), "/tmp/mrr-hostile-sbuf-%d", (int)getpid());
+	fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+	CHECK(fd >= 0, "open %s: %m", path);
+	unlink(path);
+	CHECK(write(fd, data, sizeof(data)) == sizeof(data), "write: %m");
+
+	attack(argv[1]);
+
+	for (int i = 0; i < 2000; i++) {
+		off_t off = (off_t)i * 4099 % (sizeof(data) - sizeof(buf));
+
+		CHECK(pread(fd, buf, sizeof(buf), off) == sizeof(buf),
+		      "pread %d: %m", i);
+		CHECK(memcmp(buf, data + off, sizeof(buf)) == 0,
+		      "pread %d read other bytes", i);
+		CHECK(getpid() > 0, "getpid");
+	}
+	close(fd);
+	printf("2000 preads after the attack read the right bytes\nPASS\n");
+	return 0;
+}
