@@ -260,6 +260,14 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		/* /dev/zero and other non-regular files: no contents */
 		return;
 	}
+	if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG || err == -EIO ||
+	    err < -999) {
+		/* the trace cannot be written: it stays incomplete, as when
+		 * an event write fails */
+		if (!rec->write_err)
+			rec->write_err = err < -999 ? -EIO : err;
+		return;
+	}
 	if (err) {
 		rec_stop(rec, 73,
 			 "cannot store the file mapped by pid %d "

@@ -1,6 +1,7 @@
 /* Recording one traced syscall: what to do at entry (seccomp stop), and what
  * memory the kernel wrote, found at exit from the syscall table's rules or,
  * for the irregular calls, by the hand-written code below. */
+#define _GNU_SOURCE
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
@@ -146,6 +148,34 @@ static bool creates_thread(struct rtask *t)
 	       ((flags & CLONE_VM) && !(flags & CLONE_VFORK));
 }
 
+static bool overlaps_mrr_page(uint64_t start, uint64_t len)
+{
+	return len && start < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
+	       start + len > MRR_PAGE_ADDR && start + len > start;
+}
+
+/* Whether the call would unmap, move or change mrr's page, which buffered
+ * syscalls and replay's injected syscalls need. */
+static bool touches_mrr_page(const struct rtask *t)
+{
+	const uint64_t *a = t->args;
+
+	switch (t->nr) {
+	case SYS_munmap:
+	case SYS_mprotect:
+	case SYS_pkey_mprotect:
+	case SYS_madvise:
+		return overlaps_mrr_page(a[0], a[1]);
+	case SYS_mremap:
+		return overlaps_mrr_page(a[0], a[1]) ||
+		       ((a[3] & MREMAP_FIXED) && overlaps_mrr_page(a[4], a[2]));
+	case SYS_mmap:
+		return (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
+		       overlaps_mrr_page(a[0], a[1]);
+	}
+	return false;
+}
+
 void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 {
 	const struct mrr_syscall_desc *d;
@@ -182,6 +212,16 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "unsupported syscall %s (%ld) at event %llu",
 			 d && d->name ? d->name : "unknown", t->nr,
+			 (unsigned long long)ev_count(rec));
+		return;
+	}
+	if (touches_mrr_page(t)) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d called %s on mrr's page at 0x%llx at event "
+			 "%llu; mrr needs that page, so the recording stops "
+			 "here",
+			 t->t.tid, d && d->name ? d->name : "a syscall",
+			 (unsigned long long)MRR_PAGE_ADDR,
 			 (unsigned long long)ev_count(rec));
 		return;
 	}
@@ -580,21 +620,26 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child)
 {
 	static struct capture c;
-	uint64_t flags = 0, ptid = 0;
+	uint64_t flags = 0, ptid = 0, pidfd_ptr = 0;
 
 	capture_reset(&c);
 	if (t->nr == SYS_clone) {
 		flags = t->args[0];
 		ptid = t->args[2];
+		pidfd_ptr = t->args[2]; /* CLONE_PIDFD reuses parent_tid */
 	} else if (t->nr == SYS_clone3) {
 		uint64_t ca[4];
 
 		if (tracee_read_all(&t->t, t->args[0], ca, sizeof(ca)) == 0) {
 			flags = ca[0];
+			pidfd_ptr = ca[1];
 			ptid = ca[3];
 		}
 	}
 	if ((flags & CLONE_PARENT_SETTID) && ptid)
 		capture_add(&c, t, ptid, 4);
+	/* the pidfd's number: replay must give the program the recorded one */
+	if ((flags & CLONE_PIDFD) && pidfd_ptr)
+		capture_add(&c, t, pidfd_ptr, 4);
 	write_syscall_event(rec, t, child, 0, &c);
 }

@@ -38,6 +38,7 @@
 	 PTRACE_O_EXITKILL)
 
 static volatile sig_atomic_t interrupted_by;
+static pid_t recorder_pid; /* for the child: is its parent still mrr? */
 
 static void on_interrupt(int sig)
 {
@@ -106,6 +107,10 @@ static void resume(struct recorder *rec, struct rtask *t, int how, int sig)
 static void exec_child(const struct record_opts *o)
 {
 	if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+		_exit(MRR_EXIT_OSERR);
+	/* if mrr dies before it can set PTRACE_O_EXITKILL */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != recorder_pid)
 		_exit(MRR_EXIT_OSERR);
 	raise(SIGSTOP);
 	personality(ADDR_NO_RANDOMIZE);
@@ -195,6 +200,7 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	char exe[PATH_MAX], interp[PATH_MAX], link[64];
 	uint64_t stack_end;
 	ssize_t n;
+	int err;
 
 	t->started = true;
 	t->sbuf_addr = 0;
@@ -221,13 +227,11 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	if (!x)
 		mrr_fatal("out of memory");
 	memcpy(x->regs, &regs, sizeof(regs));
-	if (rec_store_path(rec, link, x->exe_file) < 0)
-		rec_stop(rec, MRR_EXIT_CANTCREAT,
-			 "cannot store a copy of %s in the trace", exe);
-	if (elf_interp(link, interp, sizeof(interp)) == 0 && interp[0] &&
-	    rec_store_path(rec, interp, x->interp_file) < 0)
-		rec_stop(rec, MRR_EXIT_CANTCREAT,
-			 "cannot store a copy of %s in the trace", interp);
+	err = rec_store_path(rec, link, x->exe_file);
+	if (!err && elf_interp(link, interp, sizeof(interp)) == 0 && interp[0])
+		err = rec_store_path(rec, interp, x->interp_file);
+	if (err && !rec->write_err) /* the trace stays incomplete */
+		rec->write_err = err < -999 ? -EIO : err;
 	memcpy(x + 1, exe, strlen(exe) + 1);
 	capture_extra(&c, x, sizeof(*x) + strlen(exe) + 1);
 	patch_image_tsc(rec, t, exe, x->exe_file, &c);
@@ -565,6 +569,7 @@ int mrr_record(const struct record_opts *o)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
+	recorder_pid = getpid();
 	pid = fork();
 	if (pid < 0) {
 		mrr_err("cannot fork: %s", strerror(errno));

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -511,6 +512,31 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	t->pending_result = ev->result;
 }
 
+/* Limits that shape the address space (the stack limit picks the mmap
+ * layout of the next exec) are set for real; the others stay emulated. */
+static bool replay_rlimit(struct replayer *rp, struct ptask *t,
+			  struct user_regs_struct *regs)
+{
+	const struct mrr_event *ev = &rp->ev;
+	int prl = ev->nr == SYS_prlimit64;
+	uint64_t resource = prl ? ev->args[1] : ev->args[0];
+	uint64_t limit = prl ? ev->args[2] : ev->args[1];
+
+	if (!limit || ev->result != 0 ||
+	    (resource != RLIMIT_STACK && resource != RLIMIT_AS &&
+	     resource != RLIMIT_DATA))
+		return false;
+	if (prl) {
+		if (ev->args[0] != 0 && ev->args[0] != (uint64_t)ev->tid)
+			return false;
+		regs->rdi = 0; /* ourselves, whatever our live pid */
+		if (tracee_set_regs(&t->t, regs) < 0)
+			return true;
+	}
+	execute(rp, t, false);
+	return true;
+}
+
 /* The user address and size of the temporary signal mask a syscall
  * installs while it waits, or 0. */
 static uint64_t temp_sigmask(struct ptask *t, const struct mrr_event *ev,
@@ -665,6 +691,11 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_seccomp:
 		execute(rp, t, false);
 		return;
+	case SYS_setrlimit:
+	case SYS_prlimit64:
+		if (replay_rlimit(rp, t, &regs))
+			return;
+		break;
 	case SYS_prctl:
 		if (ev->args[0] == 22 /* PR_SET_SECCOMP */ ||
 		    ev->args[0] == 38 /* PR_SET_NO_NEW_PRIVS */) {

@@ -304,6 +304,8 @@ int map_mrr_page(struct ptask *t, int use_page)
 	return 0;
 }
 
+static pid_t replayer_pid; /* for the child: is its parent still mrr? */
+
 static bool is_sigstop(int status)
 {
 	return WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP &&
@@ -416,6 +418,7 @@ static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
 	if (!argv || !envp)
 		mrr_fatal("out of memory");
 
+	replayer_pid = getpid();
 	pid = fork();
 	if (pid < 0) {
 		mrr_err("cannot fork: %s", strerror(errno));
@@ -424,6 +427,10 @@ static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
 	}
 	if (pid == 0) {
 		if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+			_exit(MRR_EXIT_OSERR);
+		/* if mrr dies before it can set PTRACE_O_EXITKILL */
+		prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+		if (getppid() != replayer_pid)
 			_exit(MRR_EXIT_OSERR);
 		raise(SIGSTOP);
 		personality(ADDR_NO_RANDOMIZE);

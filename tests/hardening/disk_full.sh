@@ -88,7 +88,9 @@ then
 fi
 run dump "$mrr" dump -f "$tr"
 events=$(grep -c '^[0-9]' "$T/dump.out")
-if [ $rc != 0 ] || [ "$events" -lt 1 ]; then
+# A disk that fills while mrr stores the executable, before the first event
+# is written, leaves an empty prefix: still a readable one.
+if [ $rc != 0 ]; then
 	fail "$what: dump -f exited $rc with $events events:"
 	show dump
 fi
