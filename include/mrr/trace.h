@@ -226,6 +226,12 @@ void mrr_trace_stats(const mrr_trace_reader *r, struct mrr_trace_stats *out);
 MRR_WUR int mrr_trace_file_path(const mrr_trace_reader *r, const char *name,
 				char *buf, size_t buflen);
 
+/* Checks that the stored file called name still holds what it held when
+ * stored (its name carries the content's hash and size). Reads the whole
+ * file. Returns 0, MRR_E_CORRUPT when it changed, -EINVAL for a bad name,
+ * -ENOENT when missing, -EIO. */
+MRR_WUR int mrr_trace_file_verify(const mrr_trace_reader *r, const char *name);
+
 /* Names of stored files, for listing: calls fn once per file. */
 int mrr_trace_for_each_file(const mrr_trace_reader *r,
 			    int (*fn)(const char *name, uint64_t size,

@@ -115,6 +115,25 @@ static bool looks_executable(const char *path)
 	       (n >= 2 && head[0] == '#' && head[1] == '!');
 }
 
+/* The recording never started and its directory is gone: the latest-trace
+ * link must not point at it. */
+static void drop_latest_link(const char *dir)
+{
+	char root[PATH_MAX], link[PATH_MAX + 16], target[PATH_MAX];
+	const char *base = strrchr(dir, '/');
+	ssize_t n;
+
+	if (default_trace_root(root, sizeof(root)) < 0 || !base)
+		return;
+	snprintf(link, sizeof(link), "%s/latest-trace", root);
+	n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = 0;
+	if (strcmp(target, base + 1) == 0)
+		unlink(link);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -191,5 +210,8 @@ int cmd_record(int argc, char **argv)
 	o.argv = argv + optind;
 	o.preload = o.syscallbuf ? preload_library_path() : NULL;
 	fprintf(stderr, "mrr: recording %s to %s\n", argv[optind], dir);
-	return mrr_record(&o);
+	err = mrr_record(&o);
+	if (err == MRR_EXIT_NOINPUT && !out)
+		drop_latest_link(dir);
+	return err;
 }

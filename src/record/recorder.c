@@ -13,6 +13,7 @@
 #include "record/signals.h"
 #include "syscallbuf/abi.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -383,6 +384,35 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 	}
 }
 
+/* Removes a trace directory this recorder created (flat but for files/). */
+static void remove_trace_dir(const char *dir)
+{
+	static const char *const subdirs[] = {"/files", ""};
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct dirent *d;
+		DIR *dp;
+
+		snprintf(path, sizeof(path), "%s%s", dir, subdirs[i]);
+		dp = opendir(path);
+		if (!dp)
+			continue;
+		while ((d = readdir(dp))) {
+			char file[PATH_MAX + 256];
+
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			snprintf(file, sizeof(file), "%s/%s", path, d->d_name);
+			if (unlink(file) < 0 && errno == EISDIR)
+				rmdir(file);
+		}
+		closedir(dp);
+		rmdir(path);
+	}
+}
+
 static void kill_all(struct recorder *rec)
 {
 	struct rtask *t;
@@ -621,10 +651,15 @@ int mrr_record(const struct record_opts *o)
 		if (WIFEXITED(status) || WIFSIGNALED(status)) {
 			if (!t->started && t->t.tid == rec.first_pid &&
 			    WIFEXITED(status)) {
-				rec_stop(&rec, MRR_EXIT_NOINPUT,
-					 "cannot execute %s", o->exe);
+				/* nothing ran: leave no trace behind */
+				mrr_err("cannot record %s: the kernel refused "
+					"to "
+					"execute it",
+					o->exe);
 				remove_task(&rec, t);
-				break;
+				mrr_trace_writer_abort(rec.w);
+				remove_trace_dir(o->trace_dir);
+				return MRR_EXIT_NOINPUT;
 			}
 			record_exit(&rec, t, status);
 			continue;

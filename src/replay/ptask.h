@@ -40,6 +40,8 @@ struct replayer {
 	unsigned nrecent;
 	char tmpdir[256]; /* private copies of shared file mappings */
 	int status;	  /* 0 or the MRR_EXIT_* code once stopped */
+	char (*verified)[MRR_STORED_NAME_MAX]; /* stored files checked */
+	size_t nverified;
 };
 
 /* replayer.c */

@@ -249,6 +249,30 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 	rp->status = MRR_EXIT_SOFTWARE;
 }
 
+/* Each stored file is checked against its name's hash once per replay. */
+static int verify_once(struct replayer *rp, const char *name)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < rp->nverified; i++)
+		if (strcmp(rp->verified[i], name) == 0)
+			return 0;
+	err = mrr_trace_file_verify(rp->r, name);
+	if (err)
+		return err;
+	if (rp->nverified % 64 == 0) {
+		char(*g)[MRR_STORED_NAME_MAX] = realloc(
+			rp->verified, (rp->nverified + 64) * sizeof(*g));
+		if (!g)
+			return 0;
+		rp->verified = g;
+	}
+	snprintf(rp->verified[rp->nverified++], MRR_STORED_NAME_MAX, "%s",
+		 name);
+	return 0;
+}
+
 int stored_path(struct replayer *rp, const char *name, char *buf, size_t buflen)
 {
 	int err = mrr_trace_file_path(rp->r, name, buf, buflen);
@@ -256,6 +280,14 @@ int stored_path(struct replayer *rp, const char *name, char *buf, size_t buflen)
 	if (err) {
 		mrr_err("trace %s is missing its stored file %s (event %" PRIu64
 			")",
+			rp->o->trace_dir, name, rp->ev.seq);
+		rp->status = MRR_EXIT_DATAERR;
+		return err;
+	}
+	err = verify_once(rp, name);
+	if (err) {
+		mrr_err("trace %s: stored file %s no longer holds what was "
+			"recorded (event %" PRIu64 ")",
 			rp->o->trace_dir, name, rp->ev.seq);
 		rp->status = MRR_EXIT_DATAERR;
 	}
@@ -868,6 +900,7 @@ int mrr_replay(const struct replay_opts *o)
 	}
 	kill_all(&rp);
 	mrr_trace_close(rp.r);
+	free(rp.verified);
 	if (rp.tmpdir[0])
 		remove_tree(rp.tmpdir);
 	return rp.status;

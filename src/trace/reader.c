@@ -774,6 +774,39 @@ int mrr_trace_file_path(const mrr_trace_reader *r, const char *name, char *buf,
 	return 0;
 }
 
+int mrr_trace_file_verify(const mrr_trace_reader *r, const char *name)
+{
+	struct trace_xxh64_state hs;
+	char rel[MRR_STORED_NAME_MAX + sizeof(TRACE_FILES_DIR) + 1];
+	uint64_t want_hash, want_size, size = 0;
+	unsigned char buf[65536];
+	char *end;
+	ssize_t n;
+	int fd;
+
+	if (!trace_valid_stored_name(name))
+		return -EINVAL;
+	want_hash = strtoull(name, &end, 16);
+	if (*end != '-')
+		return -EINVAL;
+	want_size = strtoull(end + 1, NULL, 16);
+	snprintf(rel, sizeof(rel), "%s/%s", TRACE_FILES_DIR, name);
+	fd = openat(r->dir_fd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	trace_xxh64_init(&hs, 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		trace_xxh64_update(&hs, buf, (size_t)n);
+		size += (uint64_t)n;
+	}
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	if (size != want_size || trace_xxh64_digest(&hs) != want_hash)
+		return MRR_E_CORRUPT;
+	return 0;
+}
+
 int mrr_trace_for_each_file(const mrr_trace_reader *r,
 			    int (*fn)(const char *name, uint64_t size,
 				      void *arg),
