@@ -36,7 +36,11 @@ int mrr_install_seccomp_filter(void)
 		.filter = code,
 	};
 
-	if (geteuid() != 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+	/* Also as root: an exec of a set-user-ID program would otherwise
+	 * turn address randomization back on (PER_CLEAR_ON_SETID), so its
+	 * layout could not be reproduced. Under no_new_privs the set-ID bits
+	 * are ignored, at record and replay alike. */
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return -errno;
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 		return -errno;

@@ -5,7 +5,8 @@
 #define MRR_CORE_SECCOMP_FILTER_H
 
 /* Installs the filter in the calling process (the child, before execve).
- * Sets no_new_privs when not privileged. Returns 0 or -errno. */
+ * Sets no_new_privs first, so set-user-ID and set-group-ID bits are not
+ * honoured in the recorded program. Returns 0 or -errno. */
 int mrr_install_seccomp_filter(void) __attribute__((warn_unused_result));
 
 #endif
