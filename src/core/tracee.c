@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -227,5 +228,31 @@ int tracee_inject_syscall(struct tracee *t, int use_page, long nr,
 		err = -EFAULT;
 	if (!err)
 		err = tracee_set_regs(t, &saved);
+	return err;
+}
+
+int tracee_map_mrr_page(struct tracee *t)
+{
+	static const uint8_t code[] = {0x0f, 0x05, 0xc3}; /* syscall; ret */
+	uint64_t args[6] = {MRR_PAGE_ADDR,
+			    MRR_PAGE_SIZE,
+			    PROT_READ | PROT_EXEC,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+			    (uint64_t)-1,
+			    0};
+	int64_t ret;
+	int err;
+
+	err = tracee_inject_syscall(t, 0, SYS_mmap, args, &ret);
+	if (err)
+		return err;
+	if (ret != (int64_t)MRR_PAGE_ADDR)
+		return ret < 0 ? (int)ret : -EEXIST;
+	err = tracee_write_all(t, MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL,
+			       code, sizeof(code));
+	if (!err)
+		err = tracee_write_all(t,
+				       MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL,
+				       code, sizeof(code));
 	return err;
 }

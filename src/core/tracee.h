@@ -61,6 +61,11 @@ int tracee_inject_syscall(struct tracee *t, int use_page, long nr,
 			  const uint64_t args[6], int64_t *ret)
 	__attribute__((warn_unused_result));
 
+/* Maps mrr's page (MRR_PAGE_ADDR, `syscall; ret` at both syscall offsets)
+ * into the task, which must be stopped right after an exec. The same call
+ * at record and replay, so both address spaces hold it. */
+int tracee_map_mrr_page(struct tracee *t) __attribute__((warn_unused_result));
+
 /* Waits for the next stop of exactly this task (blocking), returning the raw
  * wait status. */
 int tracee_wait(struct tracee *t, int *status)

@@ -124,28 +124,6 @@ static void exec_child(const struct record_opts *o)
 	_exit(MRR_EXIT_NOINPUT);
 }
 
-static void map_mrr_page(struct recorder *rec, struct rtask *t)
-{
-	static const uint8_t code[] = {0x0f, 0x05, 0xc3}; /* syscall; ret */
-	uint64_t args[6] = {MRR_PAGE_ADDR,
-			    MRR_PAGE_SIZE,
-			    PROT_READ | PROT_EXEC,
-			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-			    (uint64_t)-1,
-			    0};
-	int64_t ret;
-
-	if (tracee_inject_syscall(&t->t, 0, SYS_mmap, args, &ret) < 0 ||
-	    ret != (int64_t)MRR_PAGE_ADDR ||
-	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL,
-			     code, sizeof(code)) < 0 ||
-	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL,
-			     code, sizeof(code)) < 0)
-		rec_stop(rec, MRR_EXIT_OSERR,
-			 "cannot map mrr's page into pid %d at 0x%llx",
-			 t->t.tid, (unsigned long long)MRR_PAGE_ADDR);
-}
-
 /* Hides the vDSO from the program (AT_SYSINFO_EHDR -> AT_IGNORE) so time
  * functions make real, recorded syscalls. */
 static void hide_vdso(struct rtask *t, uint64_t rsp)
@@ -209,7 +187,10 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 		mrr_debug("pid %d: cannot open its memory", t->t.tid);
 	mrr_pagemap_close(t->pagemap);
 	t->pagemap = NULL;
-	map_mrr_page(rec, t);
+	if (tracee_map_mrr_page(&t->t) < 0)
+		rec_stop(rec, MRR_EXIT_OSERR,
+			 "cannot map mrr's page into pid %d at 0x%llx",
+			 t->t.tid, (unsigned long long)MRR_PAGE_ADDR);
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
 	hide_vdso(t, regs.rsp);

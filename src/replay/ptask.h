@@ -59,7 +59,6 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev);
 int stored_path(struct replayer *rp, const char *name, char *buf,
 		size_t buflen);
-int map_mrr_page(struct ptask *t, int use_page);
 void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
 
 /* replay_sbuf.c */

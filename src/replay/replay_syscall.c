@@ -71,62 +71,54 @@ static int set_result(struct replayer *rp, struct ptask *t, int64_t result)
 	return tracee_set_regs(&t->t, &r) < 0 ? -1 : 0;
 }
 
+/* Copies len bytes at addr in the task to fd (at *pos, or appending when
+ * *pos < 0). */
+static int copy_segment(struct ptask *t, uint64_t addr, uint64_t len, int fd,
+			int64_t *pos)
+{
+	char buf[65536];
+
+	while (len) {
+		size_t n = len < sizeof(buf) ? len : sizeof(buf);
+		ssize_t w;
+
+		if (tracee_read_all(&t->t, addr, buf, n) < 0)
+			return -EFAULT;
+		w = *pos < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, *pos);
+		if (w != (ssize_t)n)
+			return -EIO;
+		if (*pos >= 0)
+			*pos += (int64_t)n;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
 /* Copies the bytes a write-family call wrote from the task to fd (at
  * offset pos, or appending when pos < 0). */
 static int copy_written(struct ptask *t, const struct mrr_event *ev, int fd,
 			int64_t pos)
 {
 	uint64_t left = ev->result > 0 ? (uint64_t)ev->result : 0;
-	char buf[65536];
+	int err = 0;
 
-	if (ev->nr == SYS_write || ev->nr == SYS_pwrite64) {
-		uint64_t addr = ev->args[1];
-
-		while (left) {
-			size_t n = left < sizeof(buf) ? left : sizeof(buf);
-			ssize_t w;
-
-			if (tracee_read_all(&t->t, addr, buf, n) < 0)
-				return -EFAULT;
-			w = pos < 0 ? write(fd, buf, n)
-				    : pwrite(fd, buf, n, pos);
-			if (w != (ssize_t)n)
-				return -EIO;
-			if (pos >= 0)
-				pos += (int64_t)n;
-			addr += n;
-			left -= n;
-		}
-		return 0;
-	}
-	/* writev family: gather */
-	for (uint64_t i = 0; i < ev->args[2] && left; i++) {
+	if (ev->nr == SYS_write || ev->nr == SYS_pwrite64)
+		return copy_segment(t, ev->args[1], left, fd, &pos);
+	/* writev family: the vectors in order */
+	for (uint64_t i = 0; i < ev->args[2] && left && !err; i++) {
 		struct iovec iov;
-		uint64_t addr, len;
+		uint64_t len;
 
 		if (tracee_read_all(&t->t, ev->args[1] + i * sizeof(iov), &iov,
 				    sizeof(iov)) < 0)
 			return -EFAULT;
-		addr = (uint64_t)(uintptr_t)iov.iov_base;
 		len = iov.iov_len < left ? iov.iov_len : left;
 		left -= len;
-		while (len) {
-			size_t n = len < sizeof(buf) ? len : sizeof(buf);
-			ssize_t w;
-
-			if (tracee_read_all(&t->t, addr, buf, n) < 0)
-				return -EFAULT;
-			w = pos < 0 ? write(fd, buf, n)
-				    : pwrite(fd, buf, n, pos);
-			if (w != (ssize_t)n)
-				return -EIO;
-			if (pos >= 0)
-				pos += (int64_t)n;
-			addr += n;
-			len -= n;
-		}
+		err = copy_segment(t, (uint64_t)(uintptr_t)iov.iov_base, len,
+				   fd, &pos);
 	}
-	return 0;
+	return err;
 }
 
 /* The program's output, shown again; and writes into files the program

@@ -314,28 +314,6 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
-int map_mrr_page(struct ptask *t, int use_page)
-{
-	static const uint8_t code[] = {0x0f, 0x05, 0xc3};
-	uint64_t args[6] = {MRR_PAGE_ADDR,
-			    MRR_PAGE_SIZE,
-			    PROT_READ | PROT_EXEC,
-			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-			    (uint64_t)-1,
-			    0};
-	int64_t ret;
-
-	if (tracee_inject_syscall(&t->t, use_page, SYS_mmap, args, &ret) < 0 ||
-	    ret != (int64_t)MRR_PAGE_ADDR)
-		return -1;
-	if (tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL,
-			     code, sizeof(code)) < 0 ||
-	    tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL,
-			     code, sizeof(code)) < 0)
-		return -1;
-	return 0;
-}
-
 static pid_t replayer_pid; /* for the child: is its parent still mrr? */
 
 static bool is_sigstop(int status)
@@ -516,7 +494,7 @@ static void finish_exec(struct replayer *rp, struct ptask *t)
 	t->stopped = true;
 	t->at_exit = true;
 	t->sbuf_addr = 0;
-	if (tracee_open_mem(&t->t) < 0 || map_mrr_page(t, 0) < 0) {
+	if (tracee_open_mem(&t->t) < 0 || tracee_map_mrr_page(&t->t) < 0) {
 		diverge(rp, t, "cannot map mrr's page at 0x%llx",
 			(unsigned long long)MRR_PAGE_ADDR);
 		return;
@@ -644,10 +622,28 @@ static void replay_rdtsc(struct replayer *rp, struct ptask *t)
 	t->resume_sig = 0;
 }
 
+/* Resumes t and waits for the delivery stop of the signal mrr sent it. */
+static int wait_signal_stop(struct replayer *rp, struct ptask *t, int sig)
+{
+	int status, err;
+
+	t->expect_sig = sig;
+	err = ptask_next_stop(rp, t, &status);
+	t->expect_sig = 0;
+	if (err < 0)
+		return -1;
+	if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
+		diverge(rp, t, "signal %s sent by mrr did not arrive",
+			mrr_signal_name(sig));
+		return -1;
+	}
+	return 0;
+}
+
 static void replay_signal(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_signal_extra *x = rp->ev.extra;
-	int sig = (int)rp->ev.nr, status, err;
+	int sig = (int)rp->ev.nr, status;
 	struct user_regs_struct regs;
 	siginfo_t si;
 
@@ -680,16 +676,8 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 			return;
 		}
 		t->resume_sig = sig; /* the kernel queues it at the exit */
-		t->expect_sig = sig;
-		err = ptask_next_stop(rp, t, &status);
-		t->expect_sig = 0;
-		if (err < 0)
+		if (wait_signal_stop(rp, t, sig) < 0)
 			return;
-		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
-			diverge(rp, t, "injected signal %s did not arrive",
-				mrr_signal_name(sig));
-			return;
-		}
 		break;
 	case MRR_SIG_FATAL:
 		/* It killed the task wherever it stood; here the task dies
@@ -705,16 +693,8 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 				return;
 		}
 		syscall(SYS_tgkill, t->t.tid, t->t.tid, sig);
-		t->expect_sig = sig;
-		err = ptask_next_stop(rp, t, &status);
-		t->expect_sig = 0;
-		if (err < 0)
+		if (wait_signal_stop(rp, t, sig) < 0)
 			return;
-		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig) {
-			diverge(rp, t, "could not deliver fatal signal %s",
-				mrr_signal_name(sig));
-			return;
-		}
 		break;
 	default:
 		mrr_err("trace %s: signal event %" PRIu64 " is malformed",
