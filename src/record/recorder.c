@@ -441,8 +441,8 @@ static void fill_info(struct mrr_trace_info *info, const struct record_opts *o,
 	snprintf(info->mrr_version, sizeof(info->mrr_version), "%s",
 		 MRR_VERSION);
 	if (uname(&u) == 0)
-		snprintf(info->kernel, sizeof(info->kernel), "%s %s %s",
-			 u.sysname, u.release, u.machine);
+		snprintf(info->kernel, sizeof(info->kernel),
+			 "%.40s %.64s %.16s", u.sysname, u.release, u.machine);
 	f = fopen("/proc/cpuinfo", "re");
 	if (f) {
 		char vendor[64] = "", model[128] = "";
