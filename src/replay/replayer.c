@@ -7,6 +7,7 @@
 #include "core/exitcodes.h"
 #include "core/insn.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "core/seccomp_filter.h"
 #include "core/tsc_patch.h"
 #include "record/backtrace.h"
@@ -398,6 +399,52 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 	}
 }
 
+static bool same_contents(const char *a, const char *b)
+{
+	char ba[65536], bb[65536];
+	int fa = open(a, O_RDONLY | O_CLOEXEC),
+	    fb = open(b, O_RDONLY | O_CLOEXEC);
+	bool same = fa >= 0 && fb >= 0;
+	ssize_t na, nb;
+
+	while (same) {
+		na = read(fa, ba, sizeof(ba));
+		nb = read(fb, bb, sizeof(bb));
+		if (na != nb || na < 0 || memcmp(ba, bb, (size_t)na) != 0)
+			same = false;
+		else if (na == 0)
+			break;
+	}
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+/* The kernel loads the dynamic loader from the path in the executable, not
+ * from the trace: it must be the recorded one. Returns 0 or -1 (reported). */
+static int check_interp(struct replayer *rp, const struct mrr_exec_extra *x,
+			const char *exe)
+{
+	char interp[PATH_MAX], stored[PATH_MAX];
+
+	if (!x->interp_file[0] || elf_interp(exe, interp, sizeof(interp)) < 0 ||
+	    !interp[0])
+		return 0;
+	if (stored_path(rp, x->interp_file, stored, sizeof(stored)))
+		return -1;
+	if (!same_contents(interp, stored)) {
+		mrr_err("cannot replay %s: its dynamic loader %s is not the "
+			"one "
+			"recorded (the kernel loads it from that path)",
+			rp->o->trace_dir, interp);
+		rp->status = MRR_EXIT_NOINPUT;
+		return -1;
+	}
+	return 0;
+}
+
 /* Spawns the program from the trace's stored executable, stopped before
  * its first instruction. */
 static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
@@ -410,7 +457,8 @@ static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
 	int status;
 	pid_t pid;
 
-	if (stored_path(rp, x->exe_file, exe, sizeof(exe)))
+	if (stored_path(rp, x->exe_file, exe, sizeof(exe)) ||
+	    check_interp(rp, x, exe) < 0)
 		return NULL;
 	/* unpack argv/env blobs */
 	for (n = 0, p = rp->info->argv; p < rp->info->argv + rp->info->argv_len;
@@ -549,7 +597,8 @@ static void replay_exec(struct replayer *rp)
 		diverge(rp, t, "expected execve, the task did something else");
 		return;
 	}
-	if (stored_path(rp, x->exe_file, exe, sizeof(exe)))
+	if (stored_path(rp, x->exe_file, exe, sizeof(exe)) ||
+	    check_interp(rp, x, exe) < 0)
 		return;
 	if (tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_SCRATCH, exe,
 			     strlen(exe) + 1) < 0) {
