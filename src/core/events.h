@@ -92,6 +92,12 @@ struct mrr_interrupted_extra {
 	uint64_t pending; /* bit N-1 set: signal N pending */
 };
 
+/* MRR_EV_SYSCALL of shmat and shmdt: the size of the attached segment's
+ * mapping. shmat's writes hold the segment's contents at attach time. */
+struct mrr_shm_extra {
+	uint64_t size;
+};
+
 /* MRR_EV_SYSCALL of the write family that wrote into a file some recorded
  * process had mapped: replay writes the same bytes into its copy. */
 struct mrr_file_write_extra {

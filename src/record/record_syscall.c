@@ -5,6 +5,7 @@
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "record/backtrace.h"
 #include "record/rtask.h"
 #include "syscalls/table.h"
@@ -148,6 +149,21 @@ static bool creates_thread(struct rtask *t)
 	       ((flags & CLONE_VM) && !(flags & CLONE_VFORK));
 }
 
+/* Size of the mapping that starts at addr, or 0. */
+static uint64_t vma_size_at(struct rtask *t, uint64_t addr)
+{
+	struct proc_vma *v;
+	long n = proc_read_vmas(t->t.tid, false, &v), i;
+	uint64_t size = 0;
+
+	for (i = 0; i < n; i++)
+		if (v[i].start == addr)
+			size = v[i].end - v[i].start;
+	if (n > 0)
+		free(v);
+	return size;
+}
+
 static bool overlaps_mrr_page(uint64_t start, uint64_t len)
 {
 	return len && start < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
@@ -245,8 +261,9 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 			return;
 		}
 		break;
-	case SYS_shmat:
 	case SYS_shmdt:
+		t->shm_size = vma_size_at(t, t->args[0]);
+		break;
 	case SYS_process_vm_writev:
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "unsupported syscall %s (%ld) at event %llu", d->name,
@@ -424,6 +441,26 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 			capture_add(c, t, a[1], 4);
 		else if (a[0] == 40 /* PR_GET_TID_ADDRESS */)
 			capture_add(c, t, a[1], 8);
+		break;
+	case SYS_shmat: {
+		struct mrr_shm_extra x = {vma_size_at(t, (uint64_t)result)};
+
+		/* the replay maps shared memory there and fills it */
+		capture_extra(c, &x, sizeof(x));
+		capture_add(c, t, (uint64_t)result, x.size);
+		break;
+	}
+	case SYS_shmdt: {
+		struct mrr_shm_extra x = {t->shm_size};
+
+		capture_extra(c, &x, sizeof(x));
+		break;
+	}
+	case SYS_shmctl:
+		/* IPC_STAT, IPC_INFO, SHM_STAT, SHM_INFO, SHM_STAT_ANY */
+		if ((a[1] & 0xff) == 2 || (a[1] & 0xff) == 3 ||
+		    ((a[1] & 0xff) >= 13 && (a[1] & 0xff) <= 15))
+			capture_add(c, t, a[2], 112);
 		break;
 	case SYS_futex:
 		if ((a[1] & 0x7f) == 5 /* FUTEX_WAKE_OP */)

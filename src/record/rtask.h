@@ -53,6 +53,7 @@ struct rtask {
 	bool injecting;
 	siginfo_t injecting_info;
 	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
+	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
 };
 
 struct recorder {

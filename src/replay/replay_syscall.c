@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -504,6 +505,52 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	t->pending_result = ev->result;
 }
 
+/* SysV shared memory has no segment at replay: an attach becomes a shared
+ * anonymous mapping at the recorded address, filled with what the segment
+ * held, and shared from then on through fork as the segment was. */
+static void replay_shm(struct replayer *rp, struct ptask *t,
+		       struct user_regs_struct *regs)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_shm_extra *x = ev->extra;
+	uint64_t prot = PROT_READ | PROT_WRITE;
+	int64_t ret;
+
+	if (ev->result < 0 || ev->extra_len != sizeof(*x) || !x->size) {
+		emulate(rp, t, regs);
+		return;
+	}
+	if (ev->nr == SYS_shmdt) {
+		if (replace_and_run(rp, t, regs, SYS_munmap, ev->args[0],
+				    x->size, 0, 0, &ret) == 0)
+			set_result(rp, t, ev->result);
+		return;
+	}
+	if (ev->args[2] & SHM_RDONLY)
+		prot = PROT_READ;
+	if (ev->args[2] & SHM_EXEC)
+		prot |= PROT_EXEC;
+	regs->r8 = (uint64_t)-1; /* no fd, offset 0 */
+	regs->r9 = 0;
+	/* writable first: the kernel refuses forced writes to a read-only
+	 * shared mapping */
+	if (replace_and_run(rp, t, regs, SYS_mmap, (uint64_t)ev->result,
+			    x->size, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, &ret) < 0)
+		return;
+	if (ret != ev->result) {
+		diverge(rp, t,
+			"cannot map the shared memory segment at 0x%" PRIx64,
+			(uint64_t)ev->result);
+		return;
+	}
+	if (set_result(rp, t, ev->result) < 0 || apply_writes(rp, t, ev) < 0)
+		return;
+	if (prot != (PROT_READ | PROT_WRITE))
+		inject(rp, t, SYS_mprotect, (uint64_t)ev->result, x->size, prot,
+		       0, 0, 0, &ret);
+}
+
 /* Limits that shape the address space (the stack limit picks the mmap
  * layout of the next exec) are set for real; the others stay emulated. */
 static bool replay_rlimit(struct replayer *rp, struct ptask *t,
@@ -682,6 +729,10 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		return;
 	case SYS_seccomp:
 		execute(rp, t, false);
+		return;
+	case SYS_shmat:
+	case SYS_shmdt:
+		replay_shm(rp, t, &regs);
 		return;
 	case SYS_setrlimit:
 	case SYS_prlimit64:

@@ -299,19 +299,22 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev)
 {
 	uint32_t i;
+	int err;
 
-	for (i = 0; i < ev->nwrites; i++)
-		if (tracee_write_all(&t->t, ev->writes[i].addr,
-				     ev->writes[i].data,
-				     ev->writes[i].len) < 0) {
+	for (i = 0; i < ev->nwrites; i++) {
+		err = tracee_write_all(&t->t, ev->writes[i].addr,
+				       ev->writes[i].data, ev->writes[i].len);
+		if (err) {
 			diverge(rp, t,
 				"cannot write %" PRIu64
 				" recorded bytes at 0x%" PRIx64
-				": the address is not mapped as it was at "
+				" (%s): the address is not mapped as it was at "
 				"record",
-				ev->writes[i].len, ev->writes[i].addr);
+				ev->writes[i].len, ev->writes[i].addr,
+				strerror(-err));
 			return -1;
 		}
+	}
 	return 0;
 }
 
