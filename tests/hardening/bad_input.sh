@@ -1,7 +1,7 @@
 #!/bin/bash
 # bad_input.sh: mrr's answers to bad input, table-driven.
 #
-#   bad_input.sh --mrr PATH --mutate PATH [--known-bugs] -- PROG
+#   bad_input.sh --mrr PATH --mutate PATH -- PROG
 #
 # PROG is a small program that prints and exits 0 (tests/programs/hello);
 # --mutate is tests/hardening's trace_mutate. The script records PROG into a
@@ -15,10 +15,6 @@
 # `-o` at the existing trace must not have changed a byte of it, and it
 # must still replay.
 #
-# Rows marked `bug` show a bug that is not fixed yet: they run only with
-# --known-bugs (ctest registers that as a separate, disabled test), and the
-# other rows run only without it.
-#
 # "@T@" in an argument or regex is the scratch directory. Rows run as user
 # nobody (@NOBODY@ first) are skipped when not root. Exits 0 when every row
 # held, 1 otherwise (keeping the scratch directory).
@@ -29,18 +25,16 @@ here=$(dirname "$0")
 . "$here/lib.sh"
 
 usage() {
-	echo "usage: $0 --mrr PATH --mutate PATH [--known-bugs] -- PROG" >&2
+	echo "usage: $0 --mrr PATH --mutate PATH -- PROG" >&2
 	exit 2
 }
 
 mrr=""
 mutate=""
-known_bugs=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mrr) [ $# -ge 2 ] || usage; mrr=$(realpath "$2"); shift 2 ;;
 	--mutate) [ $# -ge 2 ] || usage; mutate=$2; shift 2 ;;
-	--known-bugs) known_bugs=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -133,16 +127,12 @@ ls -A "$T/traces" >"$T/traces.before"
 
 # ---- the table ----
 
-# row [bug] CODE REGEX [@NOBODY@] ARGS...: mrr ARGS must exit CODE with
+# row CODE REGEX [@NOBODY@] ARGS...: mrr ARGS must exit CODE with
 # one stderr line matching REGEX. For record rows, -o @T@/out-* must not
 # exist afterwards, and $MRR_TRACE_DIR must be as it was.
 n=0
 row() {
-	local bug=0 code regex args=() a lines wrap=()
-	if [ "$1" = bug ]; then
-		bug=1
-		shift
-	fi
+	local code regex args=() a lines wrap=()
 	code=$1
 	regex=${2//@T@/$T}
 	shift 2
@@ -158,7 +148,6 @@ row() {
 	for a in "$@"; do
 		args+=("${a//@T@/$T}")
 	done
-	[ $bug = $known_bugs ] || return 0
 	n=$((n + 1))
 	run "row$n" "${wrap[@]}" "$mrr" "${args[@]}"
 	grep -v '^mrr: recording .* to ' "$T/row$n.err" >"$T/row$n.msg"
@@ -206,8 +195,8 @@ row 66 '^mrr: .*no-such-prog-mrr.*no such program in PATH' \
 row 66 '^mrr: .*/noexec.*not executable' record -o @T@/out-3 @T@/noexec
 row 66 '^mrr: .*@T@/empty.*directory' record -o @T@/out-4 @T@/empty
 row 66 '^mrr: .*(no such program|not executable)' record -o @T@/out-5 ''
-row bug 66 '^mrr: .*badelf' record -o @T@/out-6 @T@/badelf
-row bug 66 '^mrr: .*badelf' record @T@/badelf
+row 66 '^mrr: .*badelf.*refused to execute' record -o @T@/out-6 @T@/badelf
+row 66 '^mrr: .*badelf.*refused to execute' record @T@/badelf
 row 66 '^mrr: .*/nonexistent/prog' record /nonexistent/prog
 
 # Where the trace goes.
@@ -264,8 +253,8 @@ row 65 '^mrr: .*@T@/flip_commit.*corrupt.*commit' replay @T@/flip_commit
 row 65 '^mrr: .*@T@/no_events.*corrupt.*event stream is missing' \
 	replay @T@/no_events
 row 65 '^mrr: .*@T@/no_commit.*incomplete' replay @T@/no_commit
-row bug 65 "^mrr: .*@T@/flip_exe.*$exe_file" replay @T@/flip_exe
-row bug 65 "^mrr: .*@T@/flip_lib.*$lib_file" replay @T@/flip_lib
+row 65 "^mrr: .*@T@/flip_exe.*$exe_file.*no longer holds" replay @T@/flip_exe
+row 65 "^mrr: .*@T@/flip_lib.*$lib_file.*no longer holds" replay @T@/flip_lib
 
 # Stored files deleted: replay names the missing one.
 row 65 "^mrr: .*@T@/no_exe.*missing.*$exe_file" replay @T@/no_exe
@@ -275,30 +264,24 @@ row 65 "^mrr: .*@T@/no_files.*missing.*$exe_file" replay @T@/no_files
 # The default trace directory.
 row 66 '^mrr: .*no latest trace' replay
 row 66 '^mrr: .*no latest trace' dump
-if [ $known_bugs = 0 ]; then
-	# Rows that change the environment run in a subshell.
-	(
-		export MRR_TRACE_DIR=$long
-		row 73 '^mrr: .*too long' record "$prog"
-		row 66 '^mrr: .*too long' replay
-		row 66 '^mrr: .*too long' dump
-		echo "$hard_failed $passed" >"$T/sub.counts"
-	)
-	read -r sub_failed sub_passed <"$T/sub.counts"
-	hard_failed=$sub_failed
-	passed=$sub_passed
-fi
+# Rows that change the environment run in a subshell.
+(
+	export MRR_TRACE_DIR=$long
+	row 73 '^mrr: .*too long' record "$prog"
+	row 66 '^mrr: .*too long' replay
+	row 66 '^mrr: .*too long' dump
+	echo "$hard_failed $passed" >"$T/sub.counts"
+)
+read -r hard_failed passed <"$T/sub.counts"
 
 # -o at the existing trace changed nothing, and it still replays.
-if [ $known_bugs = 0 ]; then
-	(cd "$T/good" && find . -type f -exec cksum {} + | sort) |
-		cmp -s - "$T/good.sums" ||
-		fail "record -o @T@/good changed the existing trace"
-	run good_again "$mrr" replay "$T/good"
-	[ $rc = 0 ] && cmp -s "$T/good.out" "$T/good_again.out" ||
-		fail "the existing trace no longer replays (exit $rc) after" \
-			"record -o pointed at it"
-fi
+(cd "$T/good" && find . -type f -exec cksum {} + | sort) |
+	cmp -s - "$T/good.sums" ||
+	fail "record -o @T@/good changed the existing trace"
+run good_again "$mrr" replay "$T/good"
+[ $rc = 0 ] && cmp -s "$T/good.out" "$T/good_again.out" ||
+	fail "the existing trace no longer replays (exit $rc) after" \
+		"record -o pointed at it"
 
 echo "$passed rows passed, $hard_failed failed, $skipped skipped"
 if [ $hard_failed = 0 ]; then

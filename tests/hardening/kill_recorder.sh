@@ -2,8 +2,7 @@
 # kill_recorder.sh: SIGKILL the whole `mrr record` process at random moments.
 #
 #   kill_recorder.sh --mrr PATH [--kills N] [--seed S] [--min-ms A]
-#                    [--max-ms B] [--alternate-nobuf] [--known-orphan-bug]
-#                    -- PROG [ARGS...]
+#                    [--max-ms B] [--alternate-nobuf] -- PROG [ARGS...]
 #
 # N times (default 50): starts `mrr record -o TRACE PROG ARGS`, sleeps a
 # random A..B ms (default 5..300), and kills mrr with SIGKILL. With
@@ -21,12 +20,6 @@
 #     was written leaves a directory that replay refuses with 65.
 # Prints one line per kill and the counts at the end; exits 0 when every
 # check held, 1 otherwise (keeping the scratch directory).
-#
-# --known-orphan-bug: a kill between mrr's fork and its PTRACE_SETOPTIONS
-# leaves the child (still named mrr, stopped by its own SIGSTOP before the
-# exec, and never given PTRACE_O_EXITKILL) stopped forever. With this flag
-# such a leftover is killed and counted as "known bug" instead of failing;
-# any other leftover still fails.
 
 set -u
 here=$(dirname "$0")
@@ -45,7 +38,6 @@ seed=$$
 min_ms=5
 max_ms=300
 alternate=0
-known_orphan=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mrr) [ $# -ge 2 ] || usage; mrr=$2; shift 2 ;;
@@ -54,7 +46,6 @@ while [ $# -gt 0 ]; do
 	--min-ms) [ $# -ge 2 ] || usage; min_ms=$2; shift 2 ;;
 	--max-ms) [ $# -ge 2 ] || usage; max_ms=$2; shift 2 ;;
 	--alternate-nobuf) alternate=1; shift ;;
-	--known-orphan-bug) known_orphan=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -72,7 +63,6 @@ n_noheader=0   # killed before the header was written
 n_refused=0    # replay refused the trace as incomplete (65)
 n_salvaged=0   # replay -f replayed the salvaged prefix (0)
 n_events=0     # events salvaged, summed
-n_orphans=0    # stopped pre-exec children left behind (the known bug)
 
 for i in $(seq 1 "$kills"); do
 	ms=$((min_ms + RANDOM % (max_ms - min_ms + 1)))
@@ -98,16 +88,9 @@ for i in $(seq 1 "$kills"); do
 	fi
 
 	if ! left=$(wait_no_leftovers); then
+		# A process still called mrr was forked but had not exec'd.
+		fail "$what: recorded processes survive the recorder:" $left
 		kill_leftovers
-		if [ $known_orphan = 1 ] &&
-			[ -z "$(echo "$left" | awk '$3 != "mrr"')" ]; then
-			n_orphans=$((n_orphans + 1))
-			echo "known bug: $what: mrr's child is left stopped" \
-				"before its exec: $left"
-		else
-			fail "$what: recorded processes survive the recorder:" \
-				$left
-		fi
 	fi
 
 	if [ ! -e "$tr" ]; then
@@ -169,8 +152,7 @@ done
 
 echo "kills: $n_kills; before the trace existed: $n_early; before its" \
 	"header: $n_noheader; refused as incomplete: $n_refused; salvaged" \
-	"replays ok: $n_salvaged ($n_events events); stopped children left" \
-	"(known bug): $n_orphans; failures: $hard_failed"
+	"replays ok: $n_salvaged ($n_events events); failures: $hard_failed"
 if [ $hard_failed = 0 ]; then
 	rm -rf "$T"
 	exit 0
