@@ -394,6 +394,15 @@ static void remove_trace_dir(const char *dir)
 	}
 }
 
+static void free_stored(struct recorder *rec)
+{
+	for (size_t i = 0; i < rec->nstored; i++)
+		free(rec->stored[i].sites);
+	free(rec->stored);
+	rec->stored = NULL;
+	rec->nstored = 0;
+}
+
 static void kill_all(struct recorder *rec)
 {
 	struct rtask *t;
@@ -654,6 +663,7 @@ int mrr_record(const struct record_opts *o)
 		drain(&rec);
 	}
 	if (rec.write_err) {
+		free_stored(&rec);
 		mrr_err("cannot write trace %s: %s; the program was stopped "
 			"and "
 			"the trace is incomplete",
@@ -683,8 +693,6 @@ int mrr_record(const struct record_opts *o)
 			mrr_trace_strerror(err));
 		return MRR_EXIT_CANTCREAT;
 	}
-	for (size_t i = 0; i < rec.nstored; i++)
-		free(rec.stored[i].sites);
-	free(rec.stored);
+	free_stored(&rec);
 	return code;
 }

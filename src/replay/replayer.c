@@ -848,6 +848,8 @@ static void kill_all(struct replayer *rp)
 int mrr_replay(const struct replay_opts *o)
 {
 	struct replayer rp = {0};
+	uint8_t *extra = NULL;
+	uint32_t extra_cap = 0;
 	char msg[512];
 	int err;
 
@@ -871,6 +873,19 @@ int mrr_replay(const struct replay_opts *o)
 			mrr_err("%s", mrr_trace_error_message(rp.r));
 			rp.status = MRR_EXIT_DATAERR;
 			break;
+		}
+		/* payload structs are read in place: give them alignment */
+		if (rp.ev.extra_len) {
+			if (rp.ev.extra_len > extra_cap) {
+				free(extra);
+				extra_cap = rp.ev.extra_len;
+				extra = aligned_alloc(16,
+						      (extra_cap + 15) & ~15u);
+				if (!extra)
+					mrr_fatal("out of memory");
+			}
+			memcpy(extra, rp.ev.extra, rp.ev.extra_len);
+			rp.ev.extra = extra;
 		}
 		if (rp.ev.kind == MRR_EV_EXEC) {
 			replay_exec(&rp);
@@ -933,6 +948,7 @@ int mrr_replay(const struct replay_opts *o)
 	kill_all(&rp);
 	mrr_trace_close(rp.r);
 	free(rp.verified);
+	free(extra);
 	if (rp.tmpdir[0])
 		remove_tree(rp.tmpdir);
 	return rp.status;
