@@ -2,7 +2,7 @@
 # refused.sh: a program mrr may refuse to record must be refused cleanly.
 #
 #   refused.sh --mrr PATH --message REGEX [--allow-faithful] [--nobuf]
-#              -- PROG [ARGS...]
+#              [--dump-says-why] -- PROG [ARGS...]
 #
 # Records PROG (with -n if --nobuf) and accepts one of two outcomes:
 #   refused  mrr record exits 69; besides its "recording" line it prints
@@ -14,6 +14,8 @@
 #            echoes a prefix of the recorded stdout;
 #   faithful (only with --allow-faithful) mrr record exits 0, the program
 #            printed PASS, and the replay exits 0 with the same stdout.
+# With --dump-says-why, a refusal must also have `mrr dump` or `mrr dump -s`
+# print the message (the reason the recording stopped), not only replay.
 # Anything else (a crash of the program or of mrr, a hang, a replay that
 # diverges) fails. Exits 0 or 1 (keeping the scratch directory).
 
@@ -24,13 +26,14 @@ here=$(dirname "$0")
 
 usage() {
 	echo "usage: $0 --mrr PATH --message REGEX [--allow-faithful]" \
-		"[--nobuf] -- PROG [ARGS...]" >&2
+		"[--nobuf] [--dump-says-why] -- PROG [ARGS...]" >&2
 	exit 2
 }
 
 mrr=""
 regex=""
 faithful=0
+dump_why=0
 nobuf=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -38,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--message) [ $# -ge 2 ] || usage; regex=$2; shift 2 ;;
 	--allow-faithful) faithful=1; shift ;;
 	--nobuf) nobuf=(-n); shift ;;
+	--dump-says-why) dump_why=1; shift ;;
 	--) shift; break ;;
 	*) usage ;;
 	esac
@@ -86,6 +90,10 @@ elif [ $status = 69 ]; then
 	grep -qx 'status: error' "$T/dump_s.out" ||
 		fail "$what: mrr dump -s does not say 'status: error':" \
 			"$(head -n 1 "$T/dump_s.out")"
+	[ $dump_why = 0 ] || cat "$T"/dump.* "$T"/dump_s.* |
+		grep -Eq -- "$regex" ||
+		fail "$what: neither mrr dump nor mrr dump -s says why the" \
+			"recording stopped (/$regex/)"
 	run replay "${MARK[@]}" "$mrr" replay "$T/trace"
 	if [ $rc != 0 ]; then
 		fail "$what: replay of the refused recording exited $rc:"
