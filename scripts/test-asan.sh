@@ -23,15 +23,10 @@
 # - ASAN_OPTIONS is inherited by the recorded programs too; they are not
 #   instrumented, so it does nothing there.
 #
-# Findings when this script was written (see the hardening report):
-# - UBSan, in every replay: the replayer reads event payloads by casting
-#   mrr_event.extra, which points at any byte of a decompressed chunk, to
-#   structs that need 4- or 8-byte alignment (struct mrr_exec_extra,
-#   mrr_mmap_extra, mrr_madvise_extra, mrr_signal_extra...). UBSan stops
-#   each replay at the first one, so nearly every e2e test fails until
-#   the replayer copies the bytes out (memcpy) instead.
-# - LeakSanitizer: mrr_record returns on a trace write error (disk full)
-#   without freeing its stored-file cache (hardening/disk_full/events).
+# What it found when it was written (both fixed in 98eda2c): the replayer
+# read event payloads by casting mrr_event.extra, which may point at any
+# byte, to structs that need alignment (UBSan, in every replay); and
+# mrr_record leaked its stored-file cache on a trace write error (LSan).
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
