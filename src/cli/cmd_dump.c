@@ -432,6 +432,18 @@ static const char *end_name(const mrr_trace_reader *r)
 	return "unknown";
 }
 
+/* After the last event: why a recording that did not complete stopped. */
+static void print_end(const mrr_trace_reader *r)
+{
+	enum mrr_trace_end end;
+	const char *why = NULL;
+
+	if (mrr_trace_committed(r, &end, &why) && end != MRR_END_COMPLETE)
+		printf("# recording %s: %s\n",
+		       end == MRR_END_INTERRUPTED ? "interrupted" : "stopped",
+		       why && why[0] ? why : "no reason given");
+}
+
 static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 			bool json)
 {
@@ -497,6 +509,13 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 		goto out;
 	}
 	printf("status: %s\n", end_name(r));
+	{
+		enum mrr_trace_end end;
+		const char *why = NULL;
+
+		if (mrr_trace_committed(r, &end, &why) && why && why[0])
+			printf("stopped: %s\n", why);
+	}
 	printf("events: %" PRIu64 "\n", s->events);
 	for (i = 1; i <= MRR_EV_KIND_MAX + 1; i++)
 		if (s->by_kind[i])
@@ -649,6 +668,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (st)
 		print_stats(st, r, o.dump_flags & MRR_DUMP_JSON);
+	else if (!(o.dump_flags & MRR_DUMP_JSON) && stop_after == UINT64_MAX)
+		print_end(r);
 	if ((o.reader_flags & MRR_READER_FORCE) &&
 	    !mrr_trace_committed(r, NULL, NULL) && err == 0 &&
 	    stop_after == UINT64_MAX) {

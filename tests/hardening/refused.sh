@@ -81,7 +81,7 @@ elif [ $status = 69 ]; then
 			"stopped: $msg"
 	fi
 	run dump "$mrr" dump "$T/trace"
-	last=$(tail -n 1 "$T/dump.out" | cut -d' ' -f1)
+	last=$(grep -v "^#" "$T/dump.out" | tail -n 1 | cut -d" " -f1)
 	[ $rc = 0 ] || { fail "$what: mrr dump exited $rc:"; show dump; }
 	[ -z "$at" ] || [ "$last" = $((at - 1)) ] ||
 		fail "$what: the trace's last event is $last; the recording" \
