@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/personality.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
@@ -304,6 +305,18 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		return;
 	case SYS_madvise:
 		rec_madvise_entry(rec, t);
+		break;
+	case SYS_personality:
+		/* Randomization must stay off for the next exec to replay;
+		 * the program's own value is what the trace keeps. */
+		if (t->args[0] != 0xffffffffu &&
+		    !(t->args[0] & ADDR_NO_RANDOMIZE)) {
+			struct user_regs_struct r = t->entry_regs;
+
+			r.rdi |= ADDR_NO_RANDOMIZE;
+			if (tracee_set_regs(&t->t, &r) < 0)
+				return;
+		}
 		break;
 	}
 	for (i = 0; i < MRR_SC_MAX_OUT; i++) {

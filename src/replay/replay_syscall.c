@@ -734,6 +734,9 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_shmdt:
 		replay_shm(rp, t, &regs);
 		return;
+	case SYS_personality: /* randomization stays off: see the recorder */
+		emulate(rp, t, &regs);
+		return;
 	case SYS_setrlimit:
 	case SYS_prlimit64:
 		if (replay_rlimit(rp, t, &regs))
