@@ -550,7 +550,9 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 	/* Link the very inode we opened, then name it by what it holds. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", src_fd);
 	trace_xxh64_init(&hs, 0);
-	if (!(flags & MRR_STORE_COPY) &&
+	/* Never link a set-ID program: the link would keep it, with its
+	 * bits, reachable from the trace after the system replaced it. */
+	if (!(flags & MRR_STORE_COPY) && !(st.st_mode & (S_ISUID | S_ISGID)) &&
 	    linkat(AT_FDCWD, proc, w->files_fd, tmp, AT_SYMLINK_FOLLOW) == 0) {
 		linked = 1;
 		ret = hash_fd(src_fd, &hs, &size);
