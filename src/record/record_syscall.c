@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 
 #define MAX_CAPTURE (1ull << 30) /* one write larger than this is refused */
 
@@ -87,6 +88,22 @@ int capture_extra(struct capture *c, const void *data, size_t len)
 	return 0;
 }
 
+/* A chunk at least every 250 ms, so that a recorder killed by surprise
+ * leaves a salvageable prefix however slowly events come. */
+static int flush_now_and_then(struct recorder *rec)
+{
+	static struct timespec last;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	if ((now.tv_sec - last.tv_sec) * 1000 +
+		    (now.tv_nsec - last.tv_nsec) / 1000000 <
+	    250)
+		return 0;
+	last = now;
+	return mrr_trace_writer_flush(rec->w);
+}
+
 void rec_write_event(struct recorder *rec, struct rtask *t,
 		     struct mrr_event *ev, struct capture *c)
 {
@@ -102,6 +119,8 @@ void rec_write_event(struct recorder *rec, struct rtask *t,
 	if (rec->write_err)
 		return;
 	err = mrr_trace_writer_append(rec->w, ev, &ev->seq);
+	if (!err)
+		err = flush_now_and_then(rec);
 	if (err)
 		rec->write_err = err < -999 ? -EIO : err;
 }
