@@ -3,12 +3,14 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mrr/trace.h"
 #include "trace/format.h"
 #include "trace/io.h"
+#include "trace/xxh64.h"
 
 int trace_write_all(int fd, const void *buf, size_t len)
 {
@@ -98,4 +100,36 @@ const char *mrr_trace_strerror(int code)
 			return strerror(-code);
 		return "unknown error";
 	}
+}
+
+int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
+		    uint64_t *size)
+{
+	size_t cap = 1 << 20;
+	uint8_t *buf = malloc(cap);
+	uint64_t off = 0;
+	int ret = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = trace_pread_all(fd, buf, cap, off);
+
+		if (n < 0) {
+			ret = (int)n;
+			break;
+		}
+		if (n == 0)
+			break;
+		trace_xxh64_update(st, buf, (size_t)n);
+		if (copy_fd >= 0) {
+			ret = trace_write_all(copy_fd, buf, (size_t)n);
+			if (ret)
+				break;
+		}
+		off += (uint64_t)n;
+	}
+	*size = off;
+	free(buf);
+	return ret;
 }

@@ -779,10 +779,8 @@ int mrr_trace_file_verify(const mrr_trace_reader *r, const char *name)
 	struct trace_xxh64_state hs;
 	char rel[MRR_STORED_NAME_MAX + sizeof(TRACE_FILES_DIR) + 1];
 	uint64_t want_hash, want_size, size = 0;
-	unsigned char buf[65536];
 	char *end;
-	ssize_t n;
-	int fd;
+	int fd, err;
 
 	if (!trace_valid_stored_name(name))
 		return -EINVAL;
@@ -795,13 +793,10 @@ int mrr_trace_file_verify(const mrr_trace_reader *r, const char *name)
 	if (fd < 0)
 		return -errno;
 	trace_xxh64_init(&hs, 0);
-	while ((n = read(fd, buf, sizeof(buf))) > 0) {
-		trace_xxh64_update(&hs, buf, (size_t)n);
-		size += (uint64_t)n;
-	}
+	err = trace_hash_file(fd, -1, &hs, &size);
 	close(fd);
-	if (n < 0)
-		return -EIO;
+	if (err)
+		return err;
 	if (size != want_size || trace_xxh64_digest(&hs) != want_hash)
 		return MRR_E_CORRUPT;
 	return 0;

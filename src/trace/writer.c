@@ -402,66 +402,6 @@ uint64_t mrr_trace_writer_events(const mrr_trace_writer *w)
 	return w->next_seq;
 }
 
-/* Copies src_fd (at offset 0) into dst_fd, hashing what it copies. */
-static int copy_and_hash(int src_fd, int dst_fd, struct trace_xxh64_state *st,
-			 uint64_t *size)
-{
-	size_t cap = 1 << 20;
-	uint8_t *buf = malloc(cap);
-	int ret = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	*size = 0;
-	for (;;) {
-		ssize_t n = read(src_fd, buf, cap);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		trace_xxh64_update(st, buf, (size_t)n);
-		ret = trace_write_all(dst_fd, buf, (size_t)n);
-		if (ret)
-			break;
-		*size += (uint64_t)n;
-	}
-	free(buf);
-	return ret;
-}
-
-static int hash_fd(int fd, struct trace_xxh64_state *st, uint64_t *size)
-{
-	size_t cap = 1 << 20;
-	uint8_t *buf = malloc(cap);
-	off_t off = 0;
-	int ret = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t n = pread(fd, buf, cap, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			ret = -errno;
-			break;
-		}
-		if (n == 0)
-			break;
-		trace_xxh64_update(st, buf, (size_t)n);
-		off += n;
-	}
-	*size = (uint64_t)off;
-	free(buf);
-	return ret;
-}
-
 static const struct stored_memo *memo_find(const mrr_trace_writer *w,
 					   const struct stat *st)
 {
@@ -555,7 +495,7 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 	if (!(flags & MRR_STORE_COPY) && !(st.st_mode & (S_ISUID | S_ISGID)) &&
 	    linkat(AT_FDCWD, proc, w->files_fd, tmp, AT_SYMLINK_FOLLOW) == 0) {
 		linked = 1;
-		ret = hash_fd(src_fd, &hs, &size);
+		ret = trace_hash_file(src_fd, -1, &hs, &size);
 		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(src_fd))
 			ret = -errno;
 	} else {
@@ -566,7 +506,7 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 			ret = -errno;
 			goto out_close_src;
 		}
-		ret = copy_and_hash(src_fd, dst_fd, &hs, &size);
+		ret = trace_hash_file(src_fd, dst_fd, &hs, &size);
 		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(dst_fd))
 			ret = -errno;
 		close(dst_fd);
