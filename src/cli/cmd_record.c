@@ -5,8 +5,6 @@
 #include "record/recorder.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdbool.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
@@ -94,25 +92,6 @@ static int default_trace_dir(const char *prog, char *buf, size_t buflen)
 			unlink(link);
 	}
 	return 0;
-}
-
-/* ELF or #!: what execve takes (binfmt_misc aside). Checked before any
- * trace directory exists, so a refused program leaves nothing behind. */
-static bool looks_executable(const char *path)
-{
-	unsigned char head[4] = {0};
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return true; /* let execve report it */
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	return (n >= 4 && memcmp(head,
-				 "\x7f"
-				 "ELF",
-				 4) == 0) ||
-	       (n >= 2 && head[0] == '#' && head[1] == '!');
 }
 
 /* The recording never started and its directory is gone: the latest-trace

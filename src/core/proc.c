@@ -1,8 +1,10 @@
 #include "core/proc.h"
 
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,4 +177,22 @@ int resolve_program(const char *prog, char *buf, size_t buflen)
 			break;
 	}
 	return first_err;
+}
+
+void remove_flat_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (dp) {
+		while ((d = readdir(dp))) {
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+			unlink(path);
+		}
+		closedir(dp);
+	}
+	rmdir(dir);
 }

@@ -33,4 +33,8 @@ int elf_interp(const char *path, char *buf, size_t buflen);
  * (found but not executable), -EISDIR. */
 int resolve_program(const char *prog, char *buf, size_t buflen);
 
+/* Removes the entries of a directory that holds only files, then the
+ * directory itself. Best effort: errors are ignored. */
+void remove_flat_dir(const char *dir);
+
 #endif

@@ -365,33 +365,15 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 	}
 }
 
-/* Removes a trace directory this recorder created (flat but for files/). */
+/* Removes a trace directory this recorder created (files/ and the files
+ * beside it). */
 static void remove_trace_dir(const char *dir)
 {
-	static const char *const subdirs[] = {"/files", ""};
-	char path[PATH_MAX];
-	size_t i;
+	char files[PATH_MAX];
 
-	for (i = 0; i < 2; i++) {
-		struct dirent *d;
-		DIR *dp;
-
-		snprintf(path, sizeof(path), "%s%s", dir, subdirs[i]);
-		dp = opendir(path);
-		if (!dp)
-			continue;
-		while ((d = readdir(dp))) {
-			char file[PATH_MAX + 256];
-
-			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
-				continue;
-			snprintf(file, sizeof(file), "%s/%s", path, d->d_name);
-			if (unlink(file) < 0 && errno == EISDIR)
-				rmdir(file);
-		}
-		closedir(dp);
-		rmdir(path);
-	}
+	snprintf(files, sizeof(files), "%s/files", dir);
+	remove_flat_dir(files);
+	remove_flat_dir(dir);
 }
 
 static void free_stored(struct recorder *rec)

@@ -810,25 +810,6 @@ static void remember(struct replayer *rp)
 	rp->nrecent++;
 }
 
-/* Removes the replay's private file copies (a flat directory). */
-static void remove_tree(const char *dir)
-{
-	struct dirent *d;
-	char path[PATH_MAX];
-	DIR *dp = opendir(dir);
-
-	if (dp) {
-		while ((d = readdir(dp)))
-			if (d->d_name[0] != '.') {
-				snprintf(path, sizeof(path), "%s/%s", dir,
-					 d->d_name);
-				unlink(path);
-			}
-		closedir(dp);
-	}
-	rmdir(dir);
-}
-
 static void kill_all(struct replayer *rp)
 {
 	struct ptask *t;
@@ -950,6 +931,6 @@ int mrr_replay(const struct replay_opts *o)
 	free(rp.verified);
 	free(extra);
 	if (rp.tmpdir[0])
-		remove_tree(rp.tmpdir);
+		remove_flat_dir(rp.tmpdir);
 	return rp.status;
 }
