@@ -82,9 +82,32 @@ static struct rtask *add_task(struct recorder *rec, pid_t tid)
 	return t;
 }
 
+static void on_stop(struct recorder *rec, struct rtask *t, int status);
+
+/* t's exec or exit event is in the trace: a vfork parent waiting on it may
+ * go on, starting with the stop it was held at. */
+static void release_vfork_parent(struct recorder *rec, struct rtask *t)
+{
+	struct rtask *p;
+
+	for (p = rec->tasks; p; p = p->next) {
+		if (p->vfork_child != t->t.tid)
+			continue;
+		p->vfork_child = 0;
+		if (!p->has_held_stop)
+			continue;
+		p->has_held_stop = false;
+		/* a stopping recording kills every task: nothing more to do */
+		if (!interrupted_by && !rec->stop_reason[0] && !rec->write_err)
+			on_stop(rec, p, p->held_status);
+	}
+}
+
 static void remove_task(struct recorder *rec, struct rtask *t)
 {
 	struct rtask **pp;
+
+	release_vfork_parent(rec, t);
 
 	for (pp = &rec->tasks; *pp; pp = &(*pp)->next)
 		if (*pp == t) {
@@ -226,6 +249,7 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	ev.ip = regs.rip;
 	ev.nr = SYS_execve;
 	rec_write_event(rec, t, &ev, &c);
+	release_vfork_parent(rec, t);
 	capture_reset(&c);
 	free(c.data);
 	free(c.extra);
@@ -270,7 +294,8 @@ static void first_stop(struct recorder *rec, struct rtask *t)
 		t->held = true;
 }
 
-static void on_fork_event(struct recorder *rec, struct rtask *parent)
+static void on_fork_event(struct recorder *rec, struct rtask *parent,
+			  bool vfork)
 {
 	unsigned long msg = 0;
 	struct rtask *child;
@@ -284,6 +309,8 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent)
 	child->parent = parent->t.tid;
 	child->started = parent->started;
 	child->sbuf_addr = parent->sbuf_addr;
+	if (vfork)
+		parent->vfork_child = cpid;
 	/* The fork's event goes in now, with the child's pid as result. */
 	rec_fork_event(rec, parent, cpid);
 	parent->fork_written = true;
@@ -300,6 +327,11 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
 
+	if (t->vfork_child && !(sig == (SIGTRAP | 0x80) && t->fork_written)) {
+		t->has_held_stop = true;
+		t->held_status = status;
+		return;
+	}
 	if (!t->first_stop_seen && t->t.tid != rec->first_pid &&
 	    sig == SIGSTOP && event == 0) {
 		first_stop(rec, t);
@@ -354,7 +386,7 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 	case PTRACE_EVENT_FORK:
 	case PTRACE_EVENT_VFORK:
 	case PTRACE_EVENT_CLONE:
-		on_fork_event(rec, t);
+		on_fork_event(rec, t, event == PTRACE_EVENT_VFORK);
 		return;
 	case 0:
 		rec_signal_stop(rec, t, sig);

@@ -32,10 +32,18 @@ struct rtask {
 	bool held;     /* new child waiting for its parent's fork event */
 	bool released; /* parent's fork event written: may run */
 	bool first_stop_seen;
-	bool after_exec;     /* next syscall-exit is execve's */
-	bool in_syscall;     /* entry seen, waiting for the exit */
-	bool fork_written;   /* this syscall's event was written at fork */
-	bool exiting;	     /* exit/exit_group entered */
+	bool after_exec;   /* next syscall-exit is execve's */
+	bool in_syscall;   /* entry seen, waiting for the exit */
+	bool fork_written; /* this syscall's event was written at fork */
+	bool exiting;	   /* exit/exit_group entered */
+	/* A vfork parent: the kernel lets it go once its child has exec'd or
+	 * exited, but the child's exec or exit event may reach the trace
+	 * after the parent's next stop. The parent's stops are held back
+	 * (held_status) until that event is written, so the trace keeps the
+	 * order the replay can follow. */
+	pid_t vfork_child;
+	bool has_held_stop;
+	int held_status;
 	bool have_exit_regs; /* exit_regs valid: no user code ran since */
 	struct user_regs_struct entry_regs, exit_regs;
 	int64_t last_result;
