@@ -18,9 +18,13 @@ static const char help[] =
 	"  -q, --quiet   do not echo the program's output\n"
 	"  -f, --force   replay the valid prefix of an incomplete trace\n"
 	"      --divergence-json FILE  also write a divergence report to FILE\n"
+	"      --stall-timeout SECONDS  report the replay stuck when a task\n"
+	"                    it waits for stays blocked this long (default\n"
+	"                    10; 0: never)\n"
 	"\n"
 	"Exit status: 0 the recording was reproduced; 64 usage; 65 trace\n"
-	"unreadable or incomplete; 66 trace not found; 70 divergence.\n";
+	"unreadable or incomplete; 66 trace not found; 70 divergence (or the\n"
+	"replay was stuck).\n";
 
 int cmd_replay(int argc, char **argv)
 {
@@ -28,6 +32,7 @@ int cmd_replay(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},
 		{"force", no_argument, 0, 'f'},
 		{"divergence-json", required_argument, 0, 'j'},
+		{"stall-timeout", required_argument, 0, 'w'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -48,6 +53,17 @@ int cmd_replay(int argc, char **argv)
 		case 'j':
 			o.divergence_json = optarg;
 			break;
+		case 'w': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == 0 || *end || v < 0 || v > 86400)
+				return usage_error("replay",
+						   "--stall-timeout takes "
+						   "seconds, 0 to 86400");
+			o.stall_timeout_s = v ? (int)v : -1;
+			break;
+		}
 		case 'h':
 			fputs(help, stdout);
 			return MRR_EXIT_OK;

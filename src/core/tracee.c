@@ -9,6 +9,7 @@
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 int tracee_open_mem(struct tracee *t)
@@ -114,15 +115,28 @@ int tracee_read_str(struct tracee *t, uint64_t remote_addr, char *buf,
 	return -ENAMETOOLONG;
 }
 
+struct tracee_wait_state tracee_waiting;
+
 int tracee_wait(struct tracee *t, int *status)
 {
+	struct timespec now;
+	int err = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	tracee_waiting.start_ns = now.tv_sec * 1000000000ll + now.tv_nsec;
+	tracee_waiting.gen++;
+	tracee_waiting.tid = t->tid;
 	for (;;) {
 		pid_t p = waitpid(t->tid, status, __WALL);
 		if (p == t->tid)
-			return 0;
-		if (p < 0 && errno != EINTR)
-			return -errno;
+			break;
+		if (p < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
 	}
+	tracee_waiting.tid = 0;
+	return err;
 }
 
 uint64_t regs_arg(const struct user_regs_struct *r, int i)

@@ -67,9 +67,17 @@ int tracee_inject_syscall(struct tracee *t, int use_page, long nr,
 int tracee_map_mrr_page(struct tracee *t) __attribute__((warn_unused_result));
 
 /* Waits for the next stop of exactly this task (blocking), returning the raw
- * wait status. */
+ * wait status. While it waits, tracee_waiting holds the task's tid and the
+ * wait's start, for a watchdog thread (tid 0: not waiting). */
 int tracee_wait(struct tracee *t, int *status)
 	__attribute__((warn_unused_result));
+
+struct tracee_wait_state {
+	_Atomic int tid;	    /* the task waited for, or 0 */
+	_Atomic unsigned long gen;  /* changes with every wait */
+	_Atomic long long start_ns; /* CLOCK_MONOTONIC when it began */
+};
+extern struct tracee_wait_state tracee_waiting;
 
 /* Register access by syscall-argument index 0..5. */
 uint64_t regs_arg(const struct user_regs_struct *r, int i);

@@ -12,6 +12,7 @@
 #include "core/tsc_patch.h"
 #include "record/backtrace.h"
 #include "replay/ptask.h"
+#include "replay/watchdog.h"
 #include "syscalls/table.h"
 
 #include <dirent.h>
@@ -215,6 +216,10 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 
 	if (rp->status)
 		return;
+	if (watchdog_fired()) { /* it has said why the replay stopped */
+		rp->status = MRR_EXIT_SOFTWARE;
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -345,9 +350,23 @@ static void finish_pending_exit(struct replayer *rp, struct ptask *t)
 	t->pending_exit = false;
 }
 
+/* Stops that lead nowhere (stray signals, ...) one event may take before
+ * the replay counts as going round in circles. */
+#define MAX_STOPS_WITHOUT_PROGRESS 100000
+
 int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 {
+	unsigned long stops = 0;
+
 	for (;;) {
+		if (++stops > MAX_STOPS_WITHOUT_PROGRESS) {
+			diverge(rp, t,
+				"the task stopped %d times without reaching "
+				"this event (last wait status 0x%x): the "
+				"replay goes round in circles",
+				MAX_STOPS_WITHOUT_PROGRESS, *status);
+			return -1;
+		}
 		if (t->stopped) {
 			if (ptrace(PTRACE_CONT, t->t.tid, 0, t->resume_sig) <
 			    0) {
@@ -843,6 +862,14 @@ int mrr_replay(const struct replay_opts *o)
 	}
 	rp.info = mrr_trace_info(rp.r);
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	err = watchdog_start(&rp, o->stall_timeout_s < 0 ? 0
+				  : o->stall_timeout_s
+					  ? (unsigned)o->stall_timeout_s
+					  : MRR_STALL_TIMEOUT_DEFAULT);
+	if (err)
+		mrr_err("cannot start the replay watchdog: %s; a stuck "
+			"replay will not be reported",
+			strerror(-err));
 
 	while (!rp.status) {
 		struct ptask *t;
@@ -926,6 +953,9 @@ int mrr_replay(const struct replay_opts *o)
 				why ? why : "no more events");
 		}
 	}
+	watchdog_stop();
+	if (watchdog_fired() && !rp.status)
+		rp.status = MRR_EXIT_SOFTWARE;
 	kill_all(&rp);
 	mrr_trace_close(rp.r);
 	free(rp.verified);

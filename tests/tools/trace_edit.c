@@ -6,6 +6,9 @@
  *       syscall number is NR (default 1, write) to VALUE (default: the old
  *       result minus one if it was positive, else plus one). Prints
  *       "event SEQ: syscall NR result OLD -> NEW" on stdout.
+ *   trace_edit --swap SEQ IN OUT
+ *       Writes event SEQ after event SEQ+1 instead of before it, as a
+ *       recorder that wrote two tasks' events in the wrong order would.
  *   trace_edit --truncate N IN OUT
  *       Copies the first N events and leaves OUT uncommitted, as a recorder
  *       that was killed would.
@@ -57,6 +60,38 @@ static int copy_one_file(const char *name, uint64_t size, void *arg)
 	return 0;
 }
 
+/* A deep copy of an event whose buffers the next mrr_trace_next() reuses. */
+struct held_event {
+	struct mrr_event ev;
+	struct mrr_mem_write *writes;
+	uint8_t *bytes;
+};
+
+static int hold_event(struct held_event *h, const struct mrr_event *ev)
+{
+	size_t total = ev->extra_len, off;
+	uint32_t k;
+
+	for (k = 0; k < ev->nwrites; k++)
+		total += ev->writes[k].len;
+	h->ev = *ev;
+	h->writes = calloc(ev->nwrites ? ev->nwrites : 1, sizeof(*h->writes));
+	h->bytes = malloc(total ? total : 1);
+	if (!h->writes || !h->bytes)
+		return -ENOMEM;
+	memcpy(h->bytes, ev->extra, ev->extra_len);
+	h->ev.extra = h->bytes;
+	off = ev->extra_len;
+	for (k = 0; k < ev->nwrites; k++) {
+		h->writes[k] = ev->writes[k];
+		memcpy(h->bytes + off, ev->writes[k].data, ev->writes[k].len);
+		h->writes[k].data = h->bytes + off;
+		off += ev->writes[k].len;
+	}
+	h->ev.writes = h->writes;
+	return 0;
+}
+
 static int parse_i64(const char *s, int64_t *out)
 {
 	char *end;
@@ -70,13 +105,16 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: trace_edit [--nr NR] [--nth K] [--result "
 			"VALUE] IN OUT\n"
+			"       trace_edit --swap SEQ IN OUT\n"
 			"       trace_edit --truncate N IN OUT\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1;
+	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1, swap = -1;
+	struct held_event held = {0};
+	int holding = 0;
 	int have_result = 0, seen = 0, changed = 0, ret, i;
 	char errbuf[512];
 	mrr_trace_reader *r = NULL;
@@ -99,6 +137,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--result")) {
 			slot = &new_result;
 			have_result = 1;
+		} else if (!strcmp(argv[i], "--swap")) {
+			slot = &swap;
 		} else if (!strcmp(argv[i], "--truncate")) {
 			slot = &truncate_at;
 		} else {
@@ -132,7 +172,15 @@ int main(int argc, char **argv)
 		if (truncate_at >= 0 && copied == (uint64_t)truncate_at)
 			break;
 		int64_t old = ev.result;
-		int hit = truncate_at < 0 && !changed &&
+		if (swap >= 0 && ev.seq == (uint64_t)swap) {
+			if (hold_event(&held, &ev)) {
+				fprintf(stderr, "trace_edit: out of memory\n");
+				goto out_abort;
+			}
+			holding = 1;
+			continue;
+		}
+		int hit = truncate_at < 0 && swap < 0 && !changed &&
 			  ev.kind == MRR_EV_SYSCALL && ev.nr == nr &&
 			  ++seen == nth;
 		if (hit && have_result)
@@ -146,6 +194,20 @@ int main(int argc, char **argv)
 				": %s\n",
 				ev.seq, mrr_trace_strerror(ret));
 			goto out_abort;
+		}
+		if (holding) {
+			holding = 0;
+			changed = 1;
+			ret = mrr_trace_writer_append(w, &held.ev, &seq);
+			if (ret) {
+				fprintf(stderr,
+					"trace_edit: cannot append: %s\n",
+					mrr_trace_strerror(ret));
+				goto out_abort;
+			}
+			printf("event %" PRId64 " now follows event %" PRId64
+			       "\n",
+			       swap, swap + 1);
 		}
 		if (hit) {
 			changed = 1;
@@ -174,6 +236,13 @@ int main(int argc, char **argv)
 		mrr_trace_close(r);
 		return 0;
 	}
+	if (!changed && swap >= 0) {
+		fprintf(stderr,
+			"trace_edit: no events %" PRId64 " and %" PRId64 "\n",
+			swap, swap + 1);
+		ret = 3;
+		goto out_abort;
+	}
 	if (!changed) {
 		fprintf(stderr,
 			"trace_edit: the trace has %d SYSCALL events with nr "
@@ -190,6 +259,8 @@ int main(int argc, char **argv)
 		goto out_close_reader;
 	}
 	mrr_trace_close(r);
+	free(held.writes);
+	free(held.bytes);
 	return 0;
 
 out_abort:

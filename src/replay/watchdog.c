@@ -1,0 +1,233 @@
+/* The replay watchdog (watchdog.h). */
+#include "replay/watchdog.h"
+
+#include "core/tracee.h"
+#include "replay/ptask.h"
+#include "syscalls/table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_t watchdog_thread;
+static bool running;
+static atomic_bool stop_requested, fired;
+
+struct watchdog_arg {
+	struct replayer *rp;
+	unsigned timeout_s;
+};
+static struct watchdog_arg warg;
+
+struct task_state {
+	char state;		/* R, S, D, t, ... or 0 if unknown */
+	unsigned long long cpu; /* utime + stime, in clock ticks */
+	char wchan[64];		/* kernel function it sleeps in, or "" */
+	long syscall;		/* syscall it is in, -1 none, -2 unknown */
+};
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	return n;
+}
+
+static void read_task_state(pid_t tid, struct task_state *s)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->syscall = -2;
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	/* the command name may hold spaces and parentheses: skip to the last
+	 * ')' */
+	if (read_small(path, buf, sizeof(buf)) > 0 && (p = strrchr(buf, ')')) &&
+	    p[1] == ' ') {
+		s->state = p[2];
+		/* fields after the state: ppid pgrp session tty tpgid flags
+		 * minflt cminflt majflt cmajflt utime stime */
+		if (sscanf(p + 3,
+			   "%*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			   &ut, &st) == 2)
+			s->cpu = ut + st;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/wchan", tid);
+	if (read_small(path, s->wchan, sizeof(s->wchan)) <= 0 ||
+	    !strcmp(s->wchan, "0"))
+		s->wchan[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+	if (read_small(path, buf, sizeof(buf)) > 0) {
+		if (!strncmp(buf, "running", 7))
+			s->syscall = -1;
+		else
+			s->syscall = strtol(buf, NULL, 10);
+	}
+}
+
+static const char *state_words(char state)
+{
+	switch (state) {
+	case 'R':
+		return "running";
+	case 'S':
+		return "sleeping in the kernel";
+	case 'D':
+		return "blocked in the kernel";
+	case 't':
+	case 'T':
+		return "stopped";
+	case 'Z':
+		return "a zombie";
+	default:
+		return "in an unknown state";
+	}
+}
+
+static void describe_task(pid_t tid, char *buf, size_t len)
+{
+	struct task_state s;
+	const char *name;
+	char in[96] = "";
+
+	read_task_state(tid, &s);
+	if (s.syscall >= 0) {
+		name = mrr_syscall_name(s.syscall);
+		snprintf(in, sizeof(in), " in %s", name ? name : "a syscall");
+	}
+	snprintf(buf, len, "%s%s%s%s%s", state_words(s.state), in,
+		 s.wchan[0] ? " (kernel function " : "", s.wchan,
+		 s.wchan[0] ? ")" : "");
+}
+
+static void report(struct replayer *rp, pid_t tid, long long waited_ns)
+{
+	char what[256], ev[160];
+	struct ptask *t, *waited = NULL;
+
+	for (t = rp->tasks; t; t = t->next)
+		if (t->t.tid == tid)
+			waited = t;
+	describe_event(&rp->ev, ev, sizeof(ev));
+	describe_task(tid, what, sizeof(what));
+	fprintf(stderr,
+		"mrr: replay is stuck at event %" PRIu64
+		": mrr has waited %lld s for pid %d (live pid %d), which is "
+		"%s\n",
+		rp->ev.seq, waited_ns / 1000000000ll,
+		waited ? waited->rec_tid : 0, tid, what);
+	fprintf(stderr, "mrr:   the event: %s\n", ev);
+	for (t = rp->tasks; t; t = t->next) {
+		if (t->t.tid == tid)
+			continue;
+		describe_task(t->t.tid, what, sizeof(what));
+		fprintf(stderr, "mrr:   pid %d (live pid %d) is %s%s\n",
+			t->rec_tid, t->t.tid, what,
+			t->stopped ? ", held by mrr until its next event"
+			: t->fresh ? ", new and not yet let go by mrr"
+				   : "");
+	}
+	fprintf(stderr, "mrr:   the replay stops here; the recording did not "
+			"block at this point\n");
+}
+
+static void *watch(void *arg)
+{
+	struct watchdog_arg *a = arg;
+	unsigned long gen = 0;
+	unsigned long long cpu = 0;
+	long long progress_ns = 0;
+	pid_t tid;
+
+	while (!atomic_load(&stop_requested)) {
+		struct timespec tick = {0, 200 * 1000 * 1000};
+		struct task_state s;
+		long long now;
+
+		nanosleep(&tick, NULL);
+		tid = tracee_waiting.tid;
+		if (!tid)
+			continue;
+		now = now_ns();
+		read_task_state(tid, &s);
+		if (tracee_waiting.gen != gen) { /* a new wait */
+			gen = tracee_waiting.gen;
+			progress_ns = tracee_waiting.start_ns;
+			cpu = s.cpu;
+		}
+		if (s.state == 'R' || s.cpu != cpu) {
+			progress_ns = now;
+			cpu = s.cpu;
+			continue;
+		}
+		if (now - progress_ns < a->timeout_s * 1000000000ll)
+			continue;
+		/* still the same wait, still not moving: report it */
+		if (tracee_waiting.tid != tid || tracee_waiting.gen != gen)
+			continue;
+		report(a->rp, tid, now - tracee_waiting.start_ns);
+		atomic_store(&fired, true);
+		kill(tid, SIGKILL); /* so that the replayer's wait returns */
+		break;
+	}
+	return NULL;
+}
+
+int watchdog_start(struct replayer *rp, unsigned timeout_s)
+{
+	sigset_t all, old;
+	int err;
+
+	if (!timeout_s)
+		return 0;
+	warg.rp = rp;
+	warg.timeout_s = timeout_s;
+	atomic_store(&stop_requested, false);
+	atomic_store(&fired, false);
+	/* the thread takes no signals: they stay with the replayer */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	err = pthread_create(&watchdog_thread, NULL, watch, &warg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return -err;
+	running = true;
+	return 0;
+}
+
+void watchdog_stop(void)
+{
+	if (!running)
+		return;
+	atomic_store(&stop_requested, true);
+	pthread_join(watchdog_thread, NULL);
+	running = false;
+}
+
+bool watchdog_fired(void)
+{
+	return atomic_load(&fired);
+}
