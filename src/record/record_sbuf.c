@@ -9,12 +9,56 @@
 #include "syscallbuf/abi.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* A task killed from outside (SIGKILL) while mrr reads its buffer loses its
+ * memory under mrr's feet: that is its death, which the recorder sees next,
+ * not a corrupted buffer. */
+static bool task_dying(pid_t tid)
+{
+	char path[64], buf[4096];
+	bool has_mm = false, kill_pending = false;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	for (char *line = buf; line && *line; line = strchr(line, '\n')) {
+		unsigned long long mask;
+
+		if (*line == '\n')
+			line++;
+		if (!strncmp(line, "State:", 6) &&
+		    (strstr(line, "zombie") || strstr(line, "dead")))
+			return true;
+		if (!strncmp(line, "VmSize:", 7))
+			has_mm = true;
+		if ((sscanf(line, "SigPnd: %llx", &mask) == 1 ||
+		     sscanf(line, "ShdPnd: %llx", &mask) == 1) &&
+		    (mask & (1ull << (SIGKILL - 1))))
+			kill_pending = true;
+	}
+	return !has_mm || kill_pending;
+}
 
 static void corrupted(struct recorder *rec, struct rtask *t, const char *why)
 {
+	if (task_dying(t->t.tid))
+		return;
 	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 		 "the syscall buffer of pid %d is corrupted (%s) at event "
 		 "%llu; the program overwrote it",
