@@ -263,11 +263,17 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	}
 	d = mrr_syscall_lookup(t->nr);
 
-	if (!d || d->cls == MRR_SC_UNKNOWN || d->cls == MRR_SC_UNSUPPORTED) {
+	if (!d || d->cls == MRR_SC_UNKNOWN) {
+		/* The kernel answers ENOSYS, and programs probe with such
+		 * numbers: run it; rec_syscall_exit checks the answer. */
+		t->in_syscall = true;
+		ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0);
+		return;
+	}
+	if (d->cls == MRR_SC_UNSUPPORTED) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "unsupported syscall %s (%ld) at event %llu",
-			 d && d->name ? d->name : "unknown", t->nr,
-			 (unsigned long long)ev_count(rec));
+			 "unsupported syscall %s (%ld) at event %llu", d->name,
+			 t->nr, (unsigned long long)ev_count(rec));
 		return;
 	}
 	if (writes_proc_mem(t)) {
@@ -686,6 +692,15 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 		return;
 	result = (int64_t)regs.rax;
 	t->last_result = result;
+	if (!d && result != -ENOSYS) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d called syscall %ld, which mrr does not know, "
+			 "at event %llu, and the kernel ran it (result %lld, "
+			 "not ENOSYS); mrr cannot replay what it did",
+			 t->t.tid, t->nr, (unsigned long long)ev_count(rec),
+			 (long long)result);
+		return;
+	}
 	capture_reset(&c);
 	if (d && d->cls == MRR_SC_SPECIAL)
 		capture_special(rec, t, result, &c);
