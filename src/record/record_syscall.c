@@ -577,8 +577,7 @@ static void capture_pending(struct rtask *t, struct capture *c)
 	capture_extra(c, &x, sizeof(x));
 }
 
-/* Whether fd of the task is the same open file as mrr's stdout/stderr. */
-static uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd)
+uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd)
 {
 	char path[64];
 	struct stat st;

@@ -103,11 +103,64 @@ static void release_vfork_parent(struct recorder *rec, struct rtask *t)
 	}
 }
 
+/* Output order. The replay echoes the program's output in the order of the
+ * trace's write events, which is the order the recorder saw the calls end.
+ * Two processes writing to mrr's stdout at once could end in the other order
+ * than the kernel wrote them, so such writes run one at a time: a task that
+ * enters one while another is in flight is held at its entry stop. */
+static bool is_write_call(long nr)
+{
+	return nr == SYS_write || nr == SYS_writev || nr == SYS_pwrite64 ||
+	       nr == SYS_pwritev || nr == SYS_pwritev2;
+}
+
+/* At a seccomp stop: true when t must wait for another task's output. */
+static bool hold_for_output(struct recorder *rec, struct rtask *t, int status)
+{
+	struct user_regs_struct regs;
+
+	if (!t->started || (status >> 16) != PTRACE_EVENT_SECCOMP ||
+	    tracee_get_regs(&t->t, &regs) < 0 ||
+	    !is_write_call((long)regs.orig_rax) ||
+	    !echo_flags(rec, t, regs.rdi))
+		return false;
+	if (rec->echo_writer && rec->echo_writer != t->t.tid &&
+	    find_task(rec, rec->echo_writer)) {
+		t->echo_waiting = true;
+		t->has_held_stop = true;
+		t->held_status = status;
+		return true;
+	}
+	rec->echo_writer = t->t.tid;
+	return false;
+}
+
+/* t's write to mrr's output has ended (or t is gone): let one waiting
+ * writer go on. */
+static void output_done(struct recorder *rec, struct rtask *t)
+{
+	struct rtask *w;
+
+	if (rec->echo_writer != t->t.tid)
+		return;
+	rec->echo_writer = 0;
+	for (w = rec->tasks; w; w = w->next) {
+		if (!w->echo_waiting || w == t)
+			continue;
+		w->echo_waiting = false;
+		w->has_held_stop = false;
+		if (!interrupted_by && !rec->stop_reason[0] && !rec->write_err)
+			on_stop(rec, w, w->held_status);
+		return;
+	}
+}
+
 static void remove_task(struct recorder *rec, struct rtask *t)
 {
 	struct rtask **pp;
 
 	release_vfork_parent(rec, t);
+	output_done(rec, t);
 
 	for (pp = &rec->tasks; *pp; pp = &(*pp)->next)
 		if (*pp == t) {
@@ -358,6 +411,7 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 			return;
 		}
 		rec_syscall_exit(rec, t);
+		output_done(rec, t);
 		if (t->deferred) {
 			/* Deliver the held-back signal right here, where the
 			 * replay can do the same. */
@@ -370,6 +424,8 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 		resume(rec, t, PTRACE_CONT, 0);
 		return;
 	}
+	if (hold_for_output(rec, t, status))
+		return;
 	switch (event) {
 	case PTRACE_EVENT_SECCOMP:
 		if (!t->started) {

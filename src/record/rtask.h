@@ -44,6 +44,9 @@ struct rtask {
 	pid_t vfork_child;
 	bool has_held_stop;
 	int held_status;
+	/* A write to mrr's stdout/stderr held at its entry while another
+	 * task's write there is in flight (recorder.c, "output order"). */
+	bool echo_waiting;
 	bool have_exit_regs; /* exit_regs valid: no user code ran since */
 	struct user_regs_struct entry_regs, exit_regs;
 	int64_t last_result;
@@ -74,7 +77,8 @@ struct recorder {
 	bool first_exited;
 	int write_err;	       /* first trace write error */
 	char stop_reason[256]; /* why recording stopped early, or "" */
-	int stop_code;	       /* exit code for the early stop */
+	pid_t echo_writer; /* task whose write to mrr's stdout/stderr runs */
+	int stop_code;	   /* exit code for the early stop */
 	bool pfn_readable;
 	bool syscallbuf; /* accept syscall buffer registrations */
 	bool backtrace;	 /* store stacks at memory syscalls */
@@ -102,6 +106,9 @@ int capture_add(struct capture *c, struct rtask *t, uint64_t addr,
 int capture_extra(struct capture *c, const void *data, size_t len);
 void rec_write_event(struct recorder *rec, struct rtask *t,
 		     struct mrr_event *ev, struct capture *c);
+/* MRR_EVF_TO_STDOUT or MRR_EVF_TO_STDERR when fd of the task is the same
+ * open file as mrr's stdout or stderr, else 0. */
+uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd);
 void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
