@@ -10,6 +10,7 @@
 #include "core/seccomp_filter.h"
 #include "mem/pagemap.h"
 #include "record/rtask.h"
+#include "record/vdso.h"
 #include "record/signals.h"
 #include "syscallbuf/abi.h"
 
@@ -269,7 +270,8 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 			 t->t.tid, (unsigned long long)MRR_PAGE_ADDR);
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
-	hide_vdso(t, regs.rsp);
+	if (rec_patch_vdso(t, &c) < 0)
+		hide_vdso(t, regs.rsp);
 	stack_end = proc_stack_end(t->t.tid);
 	if (!stack_end || stack_end <= regs.rsp) {
 		rec_stop(rec, MRR_EXIT_OSERR, "cannot find the stack of pid %d",
