@@ -306,8 +306,26 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	case SYS_rseq: /* the kernel would write cpu ids at random times */
 		skip_syscall(rec, t, -ENOSYS);
 		return;
-	case SYS_ptrace: /* mrr is the tracer; nested tracing is refused */
-		skip_syscall(rec, t, -EPERM);
+	case SYS_ptrace:
+		/* A process has one tracer, and mrr is it: a program that
+		 * would trace or be traced cannot run as it does natively. */
+		if (t->args[0] == PTRACE_TRACEME ||
+		    t->args[0] == PTRACE_ATTACH || t->args[0] == PTRACE_SEIZE) {
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d called ptrace(%s) at event %llu; mrr "
+				 "cannot record a program that traces "
+				 "processes itself (strace, gdb), because mrr "
+				 "is already the tracer of every recorded "
+				 "process",
+				 t->t.tid,
+				 t->args[0] == PTRACE_TRACEME ? "PTRACE_TRACEME"
+				 : t->args[0] == PTRACE_ATTACH ? "PTRACE_ATTACH"
+							       : "PTRACE_SEIZE",
+				 (unsigned long long)ev_count(rec));
+			return;
+		}
+		/* it traces nothing, so every other request finds no tracee */
+		skip_syscall(rec, t, -ESRCH);
 		return;
 	case SYS_prctl:
 		if (t->args[0] == PR_SET_TSC) {
