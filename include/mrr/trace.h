@@ -124,12 +124,34 @@ typedef struct mrr_trace_writer mrr_trace_writer;
 
 #define MRR_WRITER_SYNC 0x1u /* fsync data, files and dir before the commit */
 
-/* Creates the directory dir (which must not exist, or be an empty directory)
- * and writes the header. Returns 0 and *out, or -EEXIST (dir is non-empty),
- * -errno. */
+/* Creates the directory dir, which must not exist (not even as an empty
+ * directory), and writes the header: mrr_trace_writer_open() and
+ * mrr_trace_writer_start(). Returns 0 and *out, or -EEXIST (something
+ * exists at dir), -errno; on failure nothing is left behind.
+ *
+ * A trace is private to its owner: its directories are 0700 and its files
+ * 0600 (0700 for stored programs) whatever the umask. Every file in it is
+ * created through a directory fd with O_EXCL|O_NOFOLLOW. */
 MRR_WUR int mrr_trace_writer_create(const char *dir,
 				    const struct mrr_trace_info *info,
 				    unsigned flags, mrr_trace_writer **out);
+
+/* The first half of mrr_trace_writer_create: makes the new directory name
+ * in the directory parent_fd (a single path component; -EEXIST when
+ * anything exists there), and its empty event stream. The writer keeps its
+ * own fds: renaming the directory or its parent afterwards does not
+ * redirect it. Nothing can be appended until mrr_trace_writer_start(). */
+MRR_WUR int mrr_trace_writer_open_at(int parent_fd, const char *name,
+				     unsigned flags, mrr_trace_writer **out);
+
+/* mrr_trace_writer_open_at() for the path dir (its parent must exist). */
+MRR_WUR int mrr_trace_writer_open(const char *dir, unsigned flags,
+				  mrr_trace_writer **out);
+
+/* Writes the header of an opened trace. Returns 0, -EINVAL when already
+ * started, MRR_E_TOO_BIG, -errno. */
+MRR_WUR int mrr_trace_writer_start(mrr_trace_writer *w,
+				   const struct mrr_trace_info *info);
 
 /* Appends one event; ev->seq is ignored and the assigned number is returned
  * through *seq_out when non-NULL. Data is copied. Events reach the disk in
@@ -141,10 +163,12 @@ MRR_WUR int mrr_trace_writer_append(mrr_trace_writer *w,
 /* Writes any buffered events as a chunk. */
 MRR_WUR int mrr_trace_writer_flush(mrr_trace_writer *w);
 
-/* Stores a copy of the file at local_path (hard link where possible, else a
- * copy), named by its content. Writes the stored name (at most
- * MRR_STORED_NAME_MAX bytes with the NUL) into name_out. Storing the same
- * content twice is cheap and yields the same name. */
+/* Stores a copy of the file at local_path, named by its content: a reflink
+ * or a byte copy; a hard link only to a file that the calling user cannot
+ * write (so never when running as root) and that is not set-ID. Writes the
+ * stored name (at most MRR_STORED_NAME_MAX bytes with the NUL) into
+ * name_out. Storing the same content twice is cheap and yields the same
+ * name. */
 #define MRR_STORED_NAME_MAX 64
 MRR_WUR int mrr_trace_writer_store_file(mrr_trace_writer *w,
 					const char *local_path,
@@ -169,6 +193,11 @@ MRR_WUR int mrr_trace_writer_finish(mrr_trace_writer *w, enum mrr_trace_end end,
 
 /* Frees w without committing; the trace stays incomplete. */
 void mrr_trace_writer_abort(mrr_trace_writer *w);
+
+/* Removes the trace directory w made, with everything in it, and frees w.
+ * It works through the directory fds the writer holds and never follows a
+ * link: an entry replaced by a symlink is unlinked, not its target. */
+void mrr_trace_writer_remove(mrr_trace_writer *w);
 
 /* ---- reader ---- */
 

@@ -18,6 +18,17 @@ int default_trace_root(char *buf, size_t buflen);
 /* Prints the one-sentence error for a failed default_trace_root(). */
 void trace_root_error(int err);
 
+/* The link in the default directory to the newest trace. */
+#define LATEST_TRACE "latest-trace"
+
+/* Opens the default trace directory root (O_PATH) into *fd_out after
+ * checking that no other user can change what is in it: it must be owned
+ * by the caller or root and writable by no one else, unless it is sticky
+ * (like /tmp); in every case a latest-trace in it must be the caller's.
+ * for_record names the action in the message. Returns 0, or a negative
+ * errno with one sentence printed. */
+int open_trace_root(const char *root, int for_record, int *fd_out);
+
 /* Resolves the TRACE argument of replay/dump: NULL means the latest trace
  * in the default directory. Returns 0, or a negative errno with a message
  * printed. */

@@ -11,8 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "mrr/trace.h"
 
 static const char help[] =
 	"usage: mrr record [-o DIR] [-n] [--sync] [--backtrace] [--] PROG "
@@ -37,28 +42,91 @@ static const char help[] =
 static int mkdir_p(const char *dir)
 {
 	char tmp[PATH_MAX], *p;
+	mode_t old;
+	int ret = 0;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s", dir) >= sizeof(tmp))
 		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
+	/* What mrr creates here is private, as the XDG spec asks. */
+	old = umask(077);
+	for (p = tmp + 1; *p && !ret; p++) {
 		if (*p != '/')
 			continue;
 		*p = 0;
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
+		if (mkdir(tmp, 0700) < 0 && errno != EEXIST)
+			ret = -errno;
 		*p = '/';
 	}
-	if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-		return -errno;
+	if (!ret && mkdir(tmp, 0700) < 0 && errno != EEXIST)
+		ret = -errno;
+	umask(old);
+	return ret;
+}
+
+/* Where the trace went, and what must be undone if the program never ran. */
+struct trace_place {
+	mrr_trace_writer *w;
+	char dir[PATH_MAX + NAME_MAX + 2]; /* its path, for messages */
+	int root_fd; /* the default directory, or -1 with -o */
+	char name[NAME_MAX + 1];
+};
+
+static int open_output(const char *out, unsigned flags, struct trace_place *pl)
+{
+	int err;
+
+	if ((size_t)snprintf(pl->dir, sizeof(pl->dir), "%s", out) >=
+	    sizeof(pl->dir)) {
+		mrr_err("cannot create trace directory %.64s...: its path is "
+			"too long",
+			out);
+		return -ENAMETOOLONG;
+	}
+	err = mrr_trace_writer_open(out, flags, &pl->w);
+	if (err == -EEXIST)
+		mrr_err("cannot create trace directory %s: it already exists",
+			out);
+	else if (err)
+		mrr_err("cannot create trace directory %s: %s", out,
+			strerror(-err));
+	return err;
+}
+
+/* Points latest-trace in root_fd at name: a new link under a unique
+ * temporary name, renamed over the old one, so that it never points
+ * anywhere else, not even for a moment. */
+static int point_latest(int root_fd, const char *name)
+{
+	char tmp[64];
+	uint32_t r;
+	int i, err;
+
+	for (i = 0; i < 100; i++) {
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			r = (uint32_t)i;
+		snprintf(tmp, sizeof(tmp), "latest-trace.tmp.%d.%08x",
+			 (int)getpid(), r);
+		if (symlinkat(name, root_fd, tmp) == 0)
+			break;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	if (i == 100)
+		return -EEXIST;
+	if (renameat(root_fd, tmp, root_fd, LATEST_TRACE)) {
+		err = -errno;
+		unlinkat(root_fd, tmp, 0);
+		return err;
+	}
 	return 0;
 }
 
-/* Picks ROOT/NAME-N for the first N not taken, and points latest-trace at
- * it. */
-static int default_trace_dir(const char *prog, char *buf, size_t buflen)
+/* Makes ROOT/PROG-N for the first N free (a new directory, never an
+ * existing one), and points latest-trace at it. */
+static int open_default(const char *prog, unsigned flags,
+			struct trace_place *pl)
 {
-	char root[PATH_MAX], base[NAME_MAX + 1], link[PATH_MAX + 16];
-	char copy[PATH_MAX];
+	char root[PATH_MAX], base[NAME_MAX - 10], copy[PATH_MAX];
 	int err, n;
 
 	err = default_trace_root(root, sizeof(root));
@@ -72,45 +140,47 @@ static int default_trace_dir(const char *prog, char *buf, size_t buflen)
 			strerror(-err));
 		return err;
 	}
+	err = open_trace_root(root, true, &pl->root_fd);
+	if (err)
+		return err;
 	snprintf(copy, sizeof(copy), "%s", prog);
 	snprintf(base, sizeof(base), "%s", basename(copy));
 	for (n = 0; n < 1000000; n++) {
-		struct stat st;
-
-		snprintf(buf, buflen, "%s/%s-%d", root, base, n);
-		if (lstat(buf, &st) < 0 && errno == ENOENT)
+		snprintf(pl->name, sizeof(pl->name), "%s-%d", base, n);
+		err = mrr_trace_writer_open_at(pl->root_fd, pl->name, flags,
+					       &pl->w);
+		if (err != -EEXIST)
 			break;
 	}
-	snprintf(link, sizeof(link), "%s/latest-trace.tmp%d", root, getpid());
-	unlink(link);
-	snprintf(copy, sizeof(copy), "%s-%d", base, n);
-	if (symlink(copy, link) == 0) {
-		char final[PATH_MAX + 16];
-
-		snprintf(final, sizeof(final), "%s/latest-trace", root);
-		if (rename(link, final) < 0)
-			unlink(link);
+	snprintf(pl->dir, sizeof(pl->dir), "%s/%s", root, pl->name);
+	if (err) {
+		mrr_err("cannot create trace directory %s: %s", pl->dir,
+			strerror(-err));
+		return err;
 	}
-	return 0;
+	err = point_latest(pl->root_fd, pl->name);
+	if (err) {
+		mrr_err("cannot point %s/%s at the new trace: %s", root,
+			LATEST_TRACE, strerror(-err));
+		mrr_trace_writer_remove(pl->w);
+		pl->w = NULL;
+	}
+	return err;
 }
 
 /* The recording never started and its directory is gone: the latest-trace
  * link must not point at it. */
-static void drop_latest_link(const char *dir)
+static void drop_latest_link(const struct trace_place *pl)
 {
-	char root[PATH_MAX], link[PATH_MAX + 16], target[PATH_MAX];
-	const char *base = strrchr(dir, '/');
+	char target[NAME_MAX + 2];
 	ssize_t n;
 
-	if (default_trace_root(root, sizeof(root)) < 0 || !base)
-		return;
-	snprintf(link, sizeof(link), "%s/latest-trace", root);
-	n = readlink(link, target, sizeof(target) - 1);
+	n = readlinkat(pl->root_fd, LATEST_TRACE, target, sizeof(target) - 1);
 	if (n <= 0)
 		return;
 	target[n] = 0;
-	if (strcmp(target, base + 1) == 0)
-		unlink(link);
+	if (strcmp(target, pl->name) == 0)
+		unlinkat(pl->root_fd, LATEST_TRACE, 0);
 }
 
 int cmd_record(int argc, char **argv)
@@ -124,7 +194,8 @@ int cmd_record(int argc, char **argv)
 		{0, 0, 0, 0},
 	};
 	struct record_opts o = {0};
-	char exe[PATH_MAX], dir[PATH_MAX];
+	struct trace_place pl = {.root_fd = -1};
+	char exe[PATH_MAX];
 	const char *out = NULL;
 	int c, err;
 
@@ -173,24 +244,25 @@ int cmd_record(int argc, char **argv)
 			strchr(argv[optind], '/') ? "" : " in PATH");
 		return MRR_EXIT_NOINPUT;
 	}
-	if (out) {
-		if ((size_t)snprintf(dir, sizeof(dir), "%s", out) >=
-		    sizeof(dir)) {
-			mrr_err("cannot create trace directory %.64s...: its "
-				"path is too long",
-				out);
-			return MRR_EXIT_CANTCREAT;
-		}
-	} else if (default_trace_dir(exe, dir, sizeof(dir)) < 0) {
+	/* The directory exists before anything says it is being written. */
+	err = out ? open_output(out, o.sync ? MRR_WRITER_SYNC : 0, &pl)
+		  : open_default(exe, o.sync ? MRR_WRITER_SYNC : 0, &pl);
+	if (err) {
+		if (pl.root_fd >= 0)
+			close(pl.root_fd);
 		return MRR_EXIT_CANTCREAT;
 	}
-	o.trace_dir = dir;
+	o.writer = pl.w;
+	o.trace_dir = pl.dir;
 	o.exe = exe;
 	o.argv = argv + optind;
 	o.preload = o.syscallbuf ? preload_library_path() : NULL;
-	fprintf(stderr, "mrr: recording %s to %s\n", argv[optind], dir);
+	fprintf(stderr, "mrr: recording %s to %s\n", argv[optind], pl.dir);
 	err = mrr_record(&o);
-	if (err == MRR_EXIT_NOINPUT && !out)
-		drop_latest_link(dir);
+	if (pl.root_fd >= 0) {
+		if (err == MRR_EXIT_NOINPUT)
+			drop_latest_link(&pl);
+		close(pl.root_fd);
+	}
 	return err;
 }

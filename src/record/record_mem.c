@@ -188,6 +188,12 @@ static int store_cached(struct recorder *rec, const char *path,
 		if (f->dev == st->st_dev && f->ino == st->st_ino &&
 		    f->size == (unsigned long long)st->st_size &&
 		    f->mtime_ns == mtime) {
+			/* A copy is asked for: the writer knows whether the
+			 * earlier one was a link, and copies it then. */
+			if ((flags & MRR_STORE_COPY) &&
+			    mrr_trace_writer_store_file_flags(rec->w, path,
+							      flags, name) == 0)
+				memcpy(f->name, name, MRR_STORED_NAME_MAX);
 			memcpy(name, f->name, MRR_STORED_NAME_MAX);
 			return 0;
 		}
@@ -240,6 +246,28 @@ int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 	return store_cached(rec, path, &st, flags, name);
 }
 
+/* True when the program could change the file it maps at t's mmap: a
+ * shared writable mapping, or an fd opened for writing (from fdinfo). */
+static bool program_may_write(const struct rtask *t)
+{
+	char path[64], line[128];
+	unsigned long fl = O_RDWR;
+	FILE *f;
+
+	if ((t->args[3] & MAP_SHARED) && (t->args[2] & PROT_WRITE))
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->t.tid,
+		 (int)t->args[4]);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "flags: %lo", &fl) == 1)
+			break;
+	fclose(f);
+	return (fl & O_ACCMODE) != O_RDONLY;
+}
+
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 {
 	struct mrr_mmap_extra x = {0};
@@ -251,10 +279,14 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		return;
 	if (flags & MAP_ANONYMOUS)
 		return;
-	/* Code is linked where possible; data the program may change later is
-	 * copied, so the trace keeps what was mapped. */
+	/* Code may be linked (the writer links only files the user cannot
+	 * write); data, and any file the program can write through this
+	 * mapping or its fd, is copied, so the trace keeps what was mapped
+	 * and the replay never reaches the original. */
 	err = rec_store_fd_file(rec, t, (int)t->args[4],
-				(t->args[2] & PROT_EXEC) ? 0 : MRR_STORE_COPY,
+				(t->args[2] & PROT_EXEC) && !program_may_write(t)
+					? 0
+					: MRR_STORE_COPY,
 				x.file, &x.size);
 	if (err == -ENODEV) {
 		/* /dev/zero and other non-regular files: no contents */

@@ -455,17 +455,6 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 	}
 }
 
-/* Removes a trace directory this recorder created (files/ and the files
- * beside it). */
-static void remove_trace_dir(const char *dir)
-{
-	char files[PATH_MAX];
-
-	snprintf(files, sizeof(files), "%s/files", dir);
-	remove_flat_dir(files);
-	remove_flat_dir(dir);
-}
-
 static void free_stored(struct recorder *rec)
 {
 	for (size_t i = 0; i < rec->nstored; i++)
@@ -644,14 +633,14 @@ int mrr_record(const struct record_opts *o)
 		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;
 		rec.syscallbuf = true;
 	}
-	err = mrr_trace_writer_create(o->trace_dir, &info,
-				      o->sync ? MRR_WRITER_SYNC : 0, &rec.w);
+	rec.w = o->writer;
+	err = mrr_trace_writer_start(rec.w, &info);
 	free(argv_blob);
 	free(env_blob);
 	if (err) {
-		mrr_err("cannot create trace directory %s: %s", o->trace_dir,
-			err == -EEXIST ? "it already exists and is not empty"
-				       : mrr_trace_strerror(err));
+		mrr_err("cannot write trace %s: %s", o->trace_dir,
+			mrr_trace_strerror(err));
+		mrr_trace_writer_remove(rec.w);
 		return MRR_EXIT_CANTCREAT;
 	}
 	stdio_ids(&rec);
@@ -719,8 +708,7 @@ int mrr_record(const struct record_opts *o)
 					"execute it",
 					o->exe);
 				remove_task(&rec, t);
-				mrr_trace_writer_abort(rec.w);
-				remove_trace_dir(o->trace_dir);
+				mrr_trace_writer_remove(rec.w);
 				return MRR_EXIT_NOINPUT;
 			}
 			record_exit(&rec, t, status);

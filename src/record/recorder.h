@@ -4,8 +4,13 @@
 
 #include <stdbool.h>
 
+struct mrr_trace_writer;
+
 struct record_opts {
-	const char *trace_dir; /* must not exist yet */
+	/* from mrr_trace_writer_open(); mrr_record starts it, and frees it
+	 * on every path */
+	struct mrr_trace_writer *writer;
+	const char *trace_dir; /* its path, for messages */
 	const char *exe;       /* resolved program path */
 	char **argv;	       /* argv[0] as the user gave it */
 	bool sync;	       /* fsync the trace before committing */

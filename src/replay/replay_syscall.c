@@ -307,8 +307,11 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 	if (stored_path(rp, x->file, path, sizeof(path)))
 		return;
 	/* Mappings of one file must share its pages, as at record, and see
-	 * writes made to it: all but code use one writable copy. */
-	if (!(ev->args[2] & PROT_EXEC)) {
+	 * writes made to it: all but private code use one writable copy. A
+	 * shared mapping is opened for writing, and so only ever maps the
+	 * replay's own copy: the stored file may be a hard link to someone's
+	 * original file, which replayed bytes must never reach. */
+	if (!(ev->args[2] & PROT_EXEC) || shared) {
 		if (private_copy(rp, x->file, path, copy, sizeof(copy)) < 0) {
 			diverge(rp, t, "cannot copy stored file %s", x->file);
 			return;

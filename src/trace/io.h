@@ -22,4 +22,29 @@ struct trace_xxh64_state;
 int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 		    uint64_t *size);
 
+/* A trace directory is private to its owner: directories 0700, files 0600
+ * (0700 for a stored program), whatever the umask. Everything inside one is
+ * reached through directory fds, never by a path that could hold a link. */
+
+/* mkdirat(parent_fd, name) with mode 0700 under any umask. Returns 0 or
+ * -errno (-EEXIST when anything exists at name). */
+int trace_mkdir_at(int parent_fd, const char *name);
+
+/* Opens the directory name that the caller has just made in parent_fd,
+ * without following a link, checks that it is the caller's and empty (else
+ * -EEXIST: someone replaced it), and sets its mode to 0700. Returns the fd
+ * or -errno. */
+int trace_open_new_dir(int parent_fd, const char *name);
+
+/* Creates name in dir_fd for writing: O_EXCL|O_NOFOLLOW, mode set exactly
+ * (not filtered by the umask). Returns the fd or -errno. */
+int trace_create_file_at(int dir_fd, const char *name, mode_t mode);
+
+/* Removes a trace directory through the fds its writer holds: unlinks every
+ * entry of files_fd and dir_fd (links themselves, never their targets), then
+ * removes the files subdirectory and parent_fd/name only if they are still
+ * the directories those fds refer to. Any fd may be -1. */
+void trace_remove_dir_fds(int parent_fd, const char *name, int dir_fd,
+			  int files_fd);
+
 #endif

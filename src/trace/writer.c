@@ -8,11 +8,14 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <linux/fs.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <dirent.h>
 
 #include <zstd.h>
 
@@ -27,16 +30,20 @@ struct stored_memo {
 	ino_t ino;
 	off_t size;
 	struct timespec mtime;
+	bool linked;
 	char name[MRR_STORED_NAME_MAX];
 };
 
 struct mrr_trace_writer {
+	int parent_fd; /* where the trace directory was made, as name */
+	char name[NAME_MAX + 1];
 	int dir_fd;
 	int files_fd;
 	int events_fd;
 	unsigned flags;
-	int err; /* sticky: once a write failed, the trace cannot be committed
-		  */
+	bool started; /* the header is written */
+	int err; /* sticky: once a write failed, the trace cannot be committed;
+		  * -EINVAL until the header is written */
 
 	uint64_t next_seq;
 	uint64_t chunk_first_seq;
@@ -73,31 +80,6 @@ static int ensure_cap(uint8_t **buf, size_t *cap, size_t need)
 	*buf = nbuf;
 	*cap = ncap;
 	return 0;
-}
-
-/* Returns 0 if dir was created or is an empty directory, else -EEXIST or
- * -errno. */
-static int make_empty_dir(const char *dir)
-{
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
-
-	if (mkdir(dir, 0755) == 0)
-		return 0;
-	if (errno != EEXIST)
-		return -errno;
-	d = opendir(dir);
-	if (!d)
-		return errno == ENOTDIR ? -EEXIST : -errno;
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			ret = -EEXIST;
-			break;
-		}
-	}
-	closedir(d);
-	return ret;
 }
 
 static size_t str_field_len(const char *s)
@@ -170,10 +152,9 @@ static int write_header(mrr_trace_writer *w, const struct mrr_trace_info *info)
 
 	/* Written under a temporary name so that "header" is whole or absent.
 	 */
-	fd = openat(w->dir_fd, TRACE_HEADER_TMP,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = trace_create_file_at(w->dir_fd, TRACE_HEADER_TMP, 0600);
 	if (fd < 0) {
-		ret = -errno;
+		ret = fd;
 		goto out_free;
 	}
 	ret = trace_write_all(fd, buf, total);
@@ -189,51 +170,57 @@ out_free:
 	return ret;
 }
 
-int mrr_trace_writer_create(const char *dir, const struct mrr_trace_info *info,
-			    unsigned flags, mrr_trace_writer **out)
+int mrr_trace_writer_open_at(int parent_fd, const char *name, unsigned flags,
+			     mrr_trace_writer **out)
 {
 	mrr_trace_writer *w;
 	int ret;
 
 	*out = NULL;
-	if (!dir || !info || (flags & ~MRR_WRITER_SYNC))
+	if (!name || !name[0] || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, "..") || strlen(name) > NAME_MAX ||
+	    (flags & ~MRR_WRITER_SYNC))
 		return -EINVAL;
-	ret = make_empty_dir(dir);
-	if (ret)
-		return ret;
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
 	w->flags = flags;
+	w->err = -EINVAL;
+	w->dir_fd = -1;
 	w->files_fd = -1;
 	w->events_fd = -1;
-	w->dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (w->dir_fd < 0) {
+	snprintf(w->name, sizeof(w->name), "%s", name);
+	w->parent_fd = fcntl(parent_fd, F_DUPFD_CLOEXEC, 0);
+	if (w->parent_fd < 0) {
 		ret = -errno;
 		goto out_free;
 	}
-	if (mkdirat(w->dir_fd, TRACE_FILES_DIR, 0755)) {
-		ret = -errno;
+	/* Always a new directory: one that exists, even empty, may belong to
+	 * or be reachable by someone else. */
+	ret = trace_mkdir_at(w->parent_fd, name);
+	if (ret)
 		goto out_free;
-	}
-	w->files_fd = openat(w->dir_fd, TRACE_FILES_DIR,
-			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (w->files_fd < 0) {
-		ret = -errno;
-		goto out_free;
-	}
+	ret = trace_open_new_dir(w->parent_fd, name);
+	if (ret < 0)
+		goto out_free; /* not the directory we made: leave it alone */
+	w->dir_fd = ret;
+	ret = trace_mkdir_at(w->dir_fd, TRACE_FILES_DIR);
+	if (ret)
+		goto out_remove;
+	ret = trace_open_new_dir(w->dir_fd, TRACE_FILES_DIR);
+	if (ret < 0)
+		goto out_remove;
+	w->files_fd = ret;
 	/* The stream exists before the header, so a trace with a header
 	 * always has a stream. */
-	w->events_fd = openat(w->dir_fd, TRACE_EVENTS_NAME,
-			      O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (w->events_fd < 0) {
-		ret = -errno;
-		goto out_free;
-	}
+	ret = trace_create_file_at(w->dir_fd, TRACE_EVENTS_NAME, 0600);
+	if (ret < 0)
+		goto out_remove;
+	w->events_fd = ret;
 	w->cctx = ZSTD_createCCtx();
 	if (!w->cctx) {
 		ret = -ENOMEM;
-		goto out_free;
+		goto out_remove;
 	}
 	if (ZSTD_isError(
 		    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
@@ -242,16 +229,93 @@ int mrr_trace_writer_create(const char *dir, const struct mrr_trace_info *info,
 	    ZSTD_isError(ZSTD_CCtx_setParameter(
 		    w->cctx, ZSTD_c_compressionLevel, TRACE_ZSTD_LEVEL))) {
 		ret = -EINVAL;
-		goto out_free;
+		goto out_remove;
 	}
-	ret = write_header(w, info);
-	if (ret)
-		goto out_free;
 	*out = w;
 	return 0;
+out_remove:
+	mrr_trace_writer_remove(w);
+	return ret;
 out_free:
 	mrr_trace_writer_abort(w);
 	return ret;
+}
+
+int mrr_trace_writer_open(const char *dir, unsigned flags,
+			  mrr_trace_writer **out)
+{
+	char parent[PATH_MAX], *slash, *name;
+	size_t len;
+	int parent_fd, ret;
+
+	*out = NULL;
+	if (!dir || !dir[0])
+		return -ENOENT;
+	len = strlen(dir);
+	if (len >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, dir, len + 1);
+	while (len > 1 && parent[len - 1] == '/')
+		parent[--len] = 0;
+	slash = strrchr(parent, '/');
+	if (!slash) {
+		name = parent;
+		parent_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	} else {
+		name = slash + 1;
+		if (slash == parent)
+			parent_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		else {
+			*slash = 0;
+			parent_fd =
+				open(parent, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		}
+	}
+	if (parent_fd < 0)
+		return -errno;
+	/* "/", "." and ".." exist. */
+	if (!name[0] || !strcmp(name, ".") || !strcmp(name, ".."))
+		ret = -EEXIST;
+	else
+		ret = mrr_trace_writer_open_at(parent_fd, name, flags, out);
+	close(parent_fd);
+	return ret;
+}
+
+int mrr_trace_writer_start(mrr_trace_writer *w,
+			   const struct mrr_trace_info *info)
+{
+	int ret;
+
+	if (!w || !info || w->started)
+		return -EINVAL;
+	ret = write_header(w, info);
+	if (!ret) {
+		w->started = true;
+		w->err = 0;
+	}
+	return ret;
+}
+
+int mrr_trace_writer_create(const char *dir, const struct mrr_trace_info *info,
+			    unsigned flags, mrr_trace_writer **out)
+{
+	mrr_trace_writer *w;
+	int ret;
+
+	*out = NULL;
+	if (!dir || !info)
+		return -EINVAL;
+	ret = mrr_trace_writer_open(dir, flags, &w);
+	if (ret)
+		return ret;
+	ret = mrr_trace_writer_start(w, info);
+	if (ret) {
+		mrr_trace_writer_remove(w);
+		return ret;
+	}
+	*out = w;
+	return 0;
 }
 
 /* Compresses the buffered events into one chunk and writes it with one write
@@ -402,12 +466,14 @@ uint64_t mrr_trace_writer_events(const mrr_trace_writer *w)
 	return w->next_seq;
 }
 
-static const struct stored_memo *memo_find(const mrr_trace_writer *w,
-					   const struct stat *st)
+static const struct stored_memo *
+memo_find(const mrr_trace_writer *w, const struct stat *st, unsigned flags)
 {
 	for (size_t i = 0; i < w->nmemo; i++) {
 		const struct stored_memo *m = &w->memo[i];
 
+		if ((flags & MRR_STORE_COPY) && m->linked)
+			continue; /* the link may not hold it any more */
 		if (m->dev == st->st_dev && m->ino == st->st_ino &&
 		    m->size == st->st_size &&
 		    m->mtime.tv_sec == st->st_mtim.tv_sec &&
@@ -418,7 +484,7 @@ static const struct stored_memo *memo_find(const mrr_trace_writer *w,
 }
 
 static void memo_add(mrr_trace_writer *w, const struct stat *st,
-		     const char *name)
+		     const char *name, bool linked)
 {
 	struct stored_memo *m;
 
@@ -436,6 +502,7 @@ static void memo_add(mrr_trace_writer *w, const struct stat *st,
 	m->ino = st->st_ino;
 	m->size = st->st_size;
 	m->mtime = st->st_mtim;
+	m->linked = linked;
 	snprintf(m->name, sizeof(m->name), "%s", name);
 }
 
@@ -455,6 +522,54 @@ int mrr_trace_writer_store_file_flags(mrr_trace_writer *w,
 	return store_file(w, local_path, flags, name_out);
 }
 
+/* A stored file may be a hard link to the original only when nothing the
+ * recorded program can do will change it: the program runs with the
+ * recording user's ids, so a file that user may write is copied (and so is
+ * every file when recording as root). A set-ID program is copied too, so
+ * that the link does not keep it, with its bits, reachable after the system
+ * replaced it. */
+static bool may_link(int src_fd, const struct stat *st, unsigned flags)
+{
+	char proc[64];
+
+	if ((flags & MRR_STORE_COPY) || (st->st_mode & (S_ISUID | S_ISGID)))
+		return false;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", src_fd);
+	if (faccessat(AT_FDCWD, proc, W_OK, AT_EACCESS) == 0)
+		return false;
+	return errno == EACCES || errno == EPERM || errno == EROFS;
+}
+
+/* Copies src_fd into the new file tmp in files_fd, hashing what the copy
+ * holds: a reflink where the file system shares blocks, else byte by
+ * byte. */
+static int copy_file(mrr_trace_writer *w, int src_fd, const char *tmp,
+		     mode_t mode, struct trace_xxh64_state *hs, uint64_t *size)
+{
+	int dst_fd, rd_fd, ret;
+
+	dst_fd = trace_create_file_at(w->files_fd, tmp, mode);
+	if (dst_fd < 0)
+		return dst_fd;
+	if (ioctl(dst_fd, FICLONE, src_fd) == 0) {
+		/* Hash the clone, not the source, which may change. */
+		rd_fd = openat(w->files_fd, tmp,
+			       O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (rd_fd < 0) {
+			ret = -errno;
+		} else {
+			ret = trace_hash_file(rd_fd, -1, hs, size);
+			close(rd_fd);
+		}
+	} else {
+		ret = trace_hash_file(src_fd, dst_fd, hs, size);
+	}
+	if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(dst_fd))
+		ret = -errno;
+	close(dst_fd);
+	return ret;
+}
+
 static int store_file(mrr_trace_writer *w, const char *local_path,
 		      unsigned flags, char name_out[MRR_STORED_NAME_MAX])
 {
@@ -463,8 +578,8 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 	const struct stored_memo *m;
 	struct stat st;
 	uint64_t size = 0;
-	int src_fd, dst_fd = -1, ret;
-	int linked = 0;
+	int src_fd, ret;
+	bool linked = false;
 
 	if (w->err)
 		return w->err;
@@ -479,7 +594,7 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 		ret = -EINVAL;
 		goto out_close_src;
 	}
-	m = memo_find(w, &st);
+	m = memo_find(w, &st, flags);
 	if (m) {
 		memcpy(name_out, m->name, MRR_STORED_NAME_MAX);
 		ret = 0;
@@ -487,29 +602,19 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 	}
 	snprintf(tmp, sizeof(tmp), ".tmp.%d.%u", (int)getpid(),
 		 w->tmp_counter++);
+	trace_xxh64_init(&hs, 0);
 	/* Link the very inode we opened, then name it by what it holds. */
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", src_fd);
-	trace_xxh64_init(&hs, 0);
-	/* Never link a set-ID program: the link would keep it, with its
-	 * bits, reachable from the trace after the system replaced it. */
-	if (!(flags & MRR_STORE_COPY) && !(st.st_mode & (S_ISUID | S_ISGID)) &&
+	if (may_link(src_fd, &st, flags) &&
 	    linkat(AT_FDCWD, proc, w->files_fd, tmp, AT_SYMLINK_FOLLOW) == 0) {
-		linked = 1;
+		linked = true;
 		ret = trace_hash_file(src_fd, -1, &hs, &size);
 		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(src_fd))
 			ret = -errno;
 	} else {
-		dst_fd = openat(w->files_fd, tmp,
-				O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-				0444 | (st.st_mode & 0111));
-		if (dst_fd < 0) {
-			ret = -errno;
-			goto out_close_src;
-		}
-		ret = trace_hash_file(src_fd, dst_fd, &hs, &size);
-		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(dst_fd))
-			ret = -errno;
-		close(dst_fd);
+		/* Programs stay executable for the replay's execve. */
+		ret = copy_file(w, src_fd, tmp,
+				(st.st_mode & 0111) ? 0700 : 0600, &hs, &size);
 	}
 	if (ret)
 		goto out_unlink;
@@ -524,7 +629,7 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 		unlinkat(w->files_fd, tmp, 0);
 	memcpy(name_out, name, MRR_STORED_NAME_MAX);
 	if ((uint64_t)st.st_size == size)
-		memo_add(w, &st, name);
+		memo_add(w, &st, name, linked);
 	close(src_fd);
 	return 0;
 out_unlink:
@@ -555,10 +660,9 @@ static int write_commit(mrr_trace_writer *w, enum mrr_trace_end end,
 	put_le64(buf + TRACE_COMMIT_FIXED + mlen,
 		 trace_xxh64(buf, TRACE_COMMIT_FIXED + mlen, 0));
 
-	fd = openat(w->dir_fd, TRACE_COMMIT_TMP,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = trace_create_file_at(w->dir_fd, TRACE_COMMIT_TMP, 0600);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	ret = trace_write_all(fd, buf, total);
 	if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(fd))
 		ret = -errno;
@@ -609,9 +713,19 @@ void mrr_trace_writer_abort(mrr_trace_writer *w)
 		close(w->files_fd);
 	if (w->dir_fd >= 0)
 		close(w->dir_fd);
+	if (w->parent_fd >= 0)
+		close(w->parent_fd);
 	ZSTD_freeCCtx(w->cctx);
 	free(w->raw);
 	free(w->out);
 	free(w->memo);
 	free(w);
+}
+
+void mrr_trace_writer_remove(mrr_trace_writer *w)
+{
+	if (!w)
+		return;
+	trace_remove_dir_fds(w->parent_fd, w->name, w->dir_fd, w->files_fd);
+	mrr_trace_writer_abort(w);
 }

@@ -182,9 +182,9 @@ TEST(DumpFormat, SyscallsSignalsExitsRdtsc)
 	evs.push_back(exit_ev(101, 3 << 8));
 	evs.push_back(exit_ev(102, SIGSEGV | 0x80));
 	evs.push_back(exit_ev(100, SIGKILL));
-	write_trace(t.path(), evs);
+	write_trace(t.sub("t"), evs);
 
-	std::vector<std::string> l = dump(t.path(), 0);
+	std::vector<std::string> l = dump(t.sub("t"), 0);
 	ASSERT_EQ(10u, l.size());
 	EXPECT_EQ("0 100 syscall mmap(NULL, 8192, PROT_READ|PROT_WRITE, "
 		  "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000  traced",
@@ -209,7 +209,7 @@ TEST(DumpFormat, SyscallsSignalsExitsRdtsc)
 	EXPECT_EQ("9 100 exit killed by SIGKILL", l[9]);
 
 	/* --stable: tids by appearance, mapping tokens, masked counters */
-	l = dump(t.path(), MRR_DUMP_STABLE);
+	l = dump(t.sub("t"), MRR_DUMP_STABLE);
 	ASSERT_EQ(10u, l.size());
 	EXPECT_EQ("0 1 syscall mmap(NULL, 8192, PROT_READ|PROT_WRITE, "
 		  "MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = map1  traced",
@@ -225,7 +225,7 @@ TEST(DumpFormat, SyscallsSignalsExitsRdtsc)
 	EXPECT_EQ("8 3 exit killed by SIGSEGV (core dumped)", l[8]);
 
 	/* -p: the bytes written, hexdump style */
-	l = dump(t.path(), MRR_DUMP_MEM);
+	l = dump(t.sub("t"), MRR_DUMP_MEM);
 	bool found = false;
 	for (const std::string &s : l)
 		if (s.find("00007f0000000100  68 65 6c 6c 6f") == 6 &&
@@ -257,9 +257,9 @@ TEST(DumpFormat, MadvisePayloads)
 					   (1ull << (SIGCHLD - 1))};
 	append(intr.extra, ix);
 	evs.push_back(intr);
-	write_trace(t.path(), evs);
+	write_trace(t.sub("t"), evs);
 
-	std::vector<std::string> l = dump(t.path(), 0);
+	std::vector<std::string> l = dump(t.sub("t"), 0);
 	ASSERT_EQ(3u, l.size());
 	EXPECT_EQ("0 7 syscall madvise(0x10000000, 16384, MADV_FREE) = 0  "
 		  "traced, dropped [0x10000000-0x10001000) zero, dropped "
@@ -291,9 +291,9 @@ TEST(DumpFormat, BacktraceUnderItsEvent)
 	Ev bt2 = bt;
 	bt2.ev.tid = 5; /* belongs to event 0 again: not the line above it */
 	evs.push_back(bt2);
-	write_trace(t.path(), evs);
+	write_trace(t.sub("t"), evs);
 
-	std::vector<std::string> l = dump(t.path(), 0);
+	std::vector<std::string> l = dump(t.sub("t"), 0);
 	ASSERT_EQ(7u, l.size());
 	EXPECT_EQ(0u, l[0].find("0 5 syscall madvise("));
 	EXPECT_EQ("      0x401136 stop_here+0x6 (/tmp/dir/prog)", l[1]);
@@ -301,10 +301,10 @@ TEST(DumpFormat, BacktraceUnderItsEvent)
 	EXPECT_EQ("2 6 syscall getpid() = 6  traced", l[3]);
 	EXPECT_EQ("    backtrace of event 0 (tid 5):", l[4]);
 
-	l = dump(t.path(), MRR_DUMP_STABLE);
+	l = dump(t.sub("t"), MRR_DUMP_STABLE);
 	EXPECT_EQ("      0xADDR stop_here+0x6 (prog)", l[1]);
 
-	l = dump(t.path(), MRR_DUMP_JSON);
+	l = dump(t.sub("t"), MRR_DUMP_JSON);
 	ASSERT_EQ(4u, l.size());
 	EXPECT_NE(std::string::npos, l[1].find("\"kind\":\"backtrace\""))
 		<< l[1];
@@ -322,23 +322,23 @@ TEST(DumpFormat, JsonEscapesStrings)
 	std::string path = "/tmp/we\"ird\\dir/new\nline\t\x01\xff\xc3\xa9";
 
 	evs.push_back(exec_ev(1, path));
-	write_trace(t.path(), evs);
+	write_trace(t.sub("t"), evs);
 
-	std::vector<std::string> l = dump(t.path(), MRR_DUMP_JSON);
+	std::vector<std::string> l = dump(t.sub("t"), MRR_DUMP_JSON);
 	ASSERT_EQ(1u, l.size());
 	EXPECT_NE(std::string::npos,
 		  l[0].find("\"path\":\"/tmp/we\\\"ird\\\\dir/new\\nline\\t"
 			    "\\u0001\\u00ff\xc3\xa9\""))
 		<< l[0];
 
-	l = dump(t.path(), 0);
+	l = dump(t.sub("t"), 0);
 	ASSERT_EQ(1u, l.size());
 	EXPECT_NE(std::string::npos,
 		  l[0].find("exec \"/tmp/we\\\"ird\\\\dir/new\\nline\\t\\x01"
 			    "\\xff\\xc3\\xa9\""))
 		<< l[0];
 
-	l = dump(t.path(), MRR_DUMP_STABLE);
+	l = dump(t.sub("t"), MRR_DUMP_STABLE);
 	EXPECT_NE(std::string::npos,
 		  l[0].find("exec \".../new\\nline\\t\\x01\\xff\\xc3\\xa9\""))
 		<< l[0];

@@ -450,13 +450,54 @@ TEST(TraceRoundTrip, WriterRefusesNonEmptyDir)
 	EXPECT_EQ(-EINVAL, mrr_trace_writer_create(tmp.sub("x").c_str(), &info,
 						   0x100, &w));
 
-	/* An empty existing directory is fine. */
+	/* An empty existing directory is refused too: it may be someone
+	 * else's, or reachable by them. */
 	std::string empty = tmp.sub("empty");
 	ASSERT_EQ(0, mkdir(empty.c_str(), 0755));
-	ASSERT_EQ(0, mrr_trace_writer_create(empty.c_str(), &info, 0, &w));
+	EXPECT_EQ(-EEXIST,
+		  mrr_trace_writer_create(empty.c_str(), &info, 0, &w));
+	EXPECT_EQ(nullptr, w);
+
+	/* A new trace is private whatever the umask, and a failed create
+	 * leaves nothing behind. */
+	mode_t old = umask(0);
+	std::string t2 = tmp.sub("t2");
+	struct stat st;
+	ASSERT_EQ(0, mrr_trace_writer_create(t2.c_str(), &info, 0, &w));
+	umask(old);
 	ASSERT_EQ(0, mrr_trace_writer_finish(w, MRR_END_COMPLETE, nullptr));
-	mrr_trace_reader *r = open_ok(empty);
+	for (const char *name : {"", "/files"}) {
+		ASSERT_EQ(0, stat((t2 + name).c_str(), &st));
+		EXPECT_EQ(040700u, st.st_mode) << name;
+	}
+	for (const char *name : {"/header", "/events", "/commit"}) {
+		ASSERT_EQ(0, stat((t2 + name).c_str(), &st));
+		EXPECT_EQ(0100600u, st.st_mode) << name;
+	}
+	mrr_trace_reader *r = open_ok(t2);
 	mrr_trace_close(r);
+}
+
+TEST(TraceRoundTrip, WriterRemoveNeverFollowsLinks)
+{
+	TempDir tmp;
+	mrr_trace_writer *w = nullptr;
+	std::string dir = tmp.sub("t"), victim = tmp.sub("victim");
+
+	ASSERT_EQ(0, mkdir(victim.c_str(), 0700));
+	ASSERT_TRUE(write_file(victim + "/keep", {7}));
+	ASSERT_EQ(0, mrr_trace_writer_open(dir.c_str(), 0, &w));
+	/* Someone swaps the files directory for a link, and plants one. */
+	ASSERT_EQ(0,
+		  rename((dir + "/files").c_str(), tmp.sub("moved").c_str()));
+	ASSERT_EQ(0, symlink(victim.c_str(), (dir + "/files").c_str()));
+	ASSERT_EQ(0, symlink((victim + "/keep").c_str(),
+			     (dir + "/.commit.tmp").c_str()));
+	mrr_trace_writer_remove(w);
+	EXPECT_EQ(std::vector<uint8_t>({7}), read_file(victim + "/keep"));
+	struct stat st;
+	EXPECT_NE(0, lstat((dir + "/files").c_str(), &st));
+	EXPECT_NE(0, lstat((dir + "/.commit.tmp").c_str(), &st));
 }
 
 TEST(TraceRoundTrip, WriterEnforcesLimits)
