@@ -87,7 +87,12 @@ run_one() {
 	IFS='|' read -r suite name cwd pathpre cmd <<<"$1"
 	read -r -a words <<<"$cmd"
 	d="$CORPUS_WORK/runs/$suite.$name"
-	rm -rf "$d" && mkdir -p "$d/tmp"
+	rm -rf "$d"
+	if ! mkdir -p "$d/tmp"; then
+		echo "$suite|$name|-|-|-|fail|the harness could not create $d" \
+			>"$CORPUS_WORK/results/$suite.$name"
+		return
+	fi
 	[ -n "$cwd" ] || cwd="$d/tmp"
 	local T=$CORPUS_TIMEOUT
 	local envs=(env "PATH=$pathpre${pathpre:+:}$PATH" "TMPDIR=$d/tmp")
@@ -208,7 +213,7 @@ rm -f "$work"/results/* "$work/jobs"
 # Installs Debian packages only when a tool is missing, we may (root or
 # sudo), and apt-get exists; a machine without network just skips that part.
 need_tools() { # tool... -- package...
-	local t missing="" p pkgs=()
+	local missing="" pkgs=()
 	while [ "$1" != -- ]; do
 		command -v "$1" >/dev/null 2>&1 || missing=1
 		shift
