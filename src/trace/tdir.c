@@ -94,27 +94,39 @@ int trace_create_file_at(int dir_fd, const char *name, mode_t mode)
 	return fd;
 }
 
-/* Unlinks every entry of the directory open at dir_fd (never following a
- * link: unlinkat removes the link itself) except subdirectories. */
-static void empty_dir_fd(int dir_fd)
+/* One pass over the directory open at dir_fd, unlinking every entry except
+ * subdirectories (unlinkat removes a link itself, never its target).
+ * Returns how many it removed. */
+static int unlink_pass(int dir_fd)
 {
 	struct dirent *de;
 	DIR *d;
 	int fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int n = 0;
 
 	if (fd < 0)
-		return;
+		return 0;
 	d = fdopendir(fd);
 	if (!d) {
 		close(fd);
-		return;
+		return 0;
 	}
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		unlinkat(dir_fd, de->d_name, 0);
+		if (unlinkat(dir_fd, de->d_name, 0) == 0)
+			n++;
 	}
 	closedir(d);
+	return n;
+}
+
+/* Unlinking while reading a directory may make readdir skip entries: pass
+ * again until a pass finds nothing left to remove. */
+static void empty_dir_fd(int dir_fd)
+{
+	for (int i = 0; i < 16 && unlink_pass(dir_fd) > 0; i++)
+		;
 }
 
 void trace_remove_dir_fds(int parent_fd, const char *name, int dir_fd,
