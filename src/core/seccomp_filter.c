@@ -1,12 +1,15 @@
 #include "core/seccomp_filter.h"
 
 #include "core/tracee.h"
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -45,4 +48,83 @@ int mrr_install_seccomp_filter(void)
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 		return -errno;
 	return 0;
+}
+
+int mrr_seccomp_installs_filter(long nr, const uint64_t args[6])
+{
+	if (nr == SYS_seccomp)
+		return args[0] == SECCOMP_SET_MODE_FILTER;
+	if (nr == SYS_prctl)
+		return args[0] == PR_SET_SECCOMP &&
+		       args[1] == SECCOMP_MODE_FILTER;
+	return 0;
+}
+
+/* Lets mrr's calls through: the control numbers from anywhere, any call
+ * from the injection instruction. A = 0 at the end, as the kernel starts
+ * the program's filter (X is untouched). */
+static void build_prefix(struct sock_filter *p)
+{
+	const unsigned long long ip =
+		MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL + 2;
+	struct sock_filter code[MRR_SECCOMP_PREFIX_LEN] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, MRR_SYSCALL_REGISTER, 0, 2),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, MRR_SYSCALL_DESYNC, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, instruction_pointer) +
+				 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(ip >> 32), 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, instruction_pointer)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)ip, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_IMM, 0),
+	};
+
+	memcpy(p, code, sizeof(code));
+}
+
+int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)
+{
+	const uint64_t fprog_addr = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
+	struct {
+		uint16_t len;
+		uint16_t pad[3];
+		uint64_t filter;
+	} fprog;
+	struct sock_filter *code;
+	size_t n;
+	int err;
+
+	_Static_assert(sizeof(fprog) == 16, "struct sock_fprog layout");
+	if (tracee_read_all(t, regs->rdx, &fprog, sizeof(fprog)) < 0)
+		return 0;
+	if (fprog.len == 0 || fprog.len > BPF_MAXINSNS)
+		return 0;
+	if (fprog.len > MRR_SECCOMP_MAX_REWRITE)
+		return -E2BIG;
+	n = MRR_SECCOMP_PREFIX_LEN + (size_t)fprog.len;
+	code = malloc(n * sizeof(*code));
+	if (!code)
+		return -ENOMEM;
+	build_prefix(code);
+	if (tracee_read_all(t, fprog.filter, code + MRR_SECCOMP_PREFIX_LEN,
+			    fprog.len * sizeof(*code)) < 0) {
+		free(code);
+		return 0;
+	}
+	fprog.len = (uint16_t)n;
+	fprog.filter = fprog_addr + sizeof(fprog);
+	err = tracee_write_all(t, fprog.filter, code, n * sizeof(*code));
+	if (!err)
+		err = tracee_write_all(t, fprog_addr, &fprog, sizeof(fprog));
+	free(code);
+	if (err)
+		return err;
+	regs->rdx = fprog_addr;
+	err = tracee_set_regs(t, regs);
+	return err ? err : 1;
 }

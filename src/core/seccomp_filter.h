@@ -1,12 +1,54 @@
 /* The seccomp filter mrr installs in every recorded and replayed program:
  * syscalls from the mrr page's untraced instruction run freely, all others
- * stop the tracer (SECCOMP_RET_TRACE). */
+ * stop the tracer (SECCOMP_RET_TRACE).
+ *
+ * A program may install filters of its own, and the kernel then applies
+ * the strictest answer of all filters to every syscall, mrr's included. So
+ * mrr rewrites each filter the program installs (at record and at replay
+ * alike) to let two kinds of calls through to mrr's own filter first:
+ * - the syscalls mrr injects, which run from the `syscall` instruction at
+ *   MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL;
+ * - the syscall buffer's control calls (MRR_SYSCALL_REGISTER, FLUSH and
+ *   DESYNC in src/syscallbuf/abi.h), which mrr answers itself at their
+ *   seccomp stop; the kernel would never run them.
+ * Everything else, including the buffer's untraced calls, meets the
+ * program's filter unchanged.
+ */
 #ifndef MRR_CORE_SECCOMP_FILTER_H
 #define MRR_CORE_SECCOMP_FILTER_H
+
+#include <stdint.h>
+#include <sys/user.h>
+
+struct tracee;
 
 /* Installs the filter in the calling process (the child, before execve).
  * Sets no_new_privs first, so set-user-ID and set-group-ID bits are not
  * honoured in the recorded program. Returns 0 or -errno. */
 int mrr_install_seccomp_filter(void) __attribute__((warn_unused_result));
+
+/* Instructions mrr puts in front of a program's filter. */
+#define MRR_SECCOMP_PREFIX_LEN 10
+/* The longest program filter the rewrite can hold: the rewritten filter
+ * lives in the scratch area of mrr's page. */
+#define MRR_SECCOMP_MAX_REWRITE                                                \
+	((MRR_PAGE_SIZE - MRR_PAGE_SCRATCH - 16) / 8 - MRR_SECCOMP_PREFIX_LEN)
+
+/* Whether syscall nr with args installs a seccomp filter
+ * (seccomp(SECCOMP_SET_MODE_FILTER) or prctl(PR_SET_SECCOMP,
+ * SECCOMP_MODE_FILTER)). Its struct sock_fprog is argument 2 in both. */
+int mrr_seccomp_installs_filter(long nr, const uint64_t args[6]);
+
+/* At the seccomp stop of a syscall that installs a filter (regs: its entry
+ * registers), copies the program's filter behind mrr's prefix into the
+ * scratch area of mrr's page and points argument 2 (rdx) at the copy.
+ * The caller puts rdx back (to the recorded argument) once the syscall
+ * returned, so the program never sees the change. Returns 1 when rdx was
+ * changed, 0 when the filter is left to the kernel as it is (it cannot be
+ * read, or its length is 0 or too long for the kernel, which then fails the
+ * call itself), -E2BIG when it is longer than MRR_SECCOMP_MAX_REWRITE, or
+ * another -errno. */
+int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)
+	__attribute__((warn_unused_result));
 
 #endif

@@ -295,6 +295,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 			 (unsigned long long)ev_count(rec));
 		return;
 	}
+	if (!rec_seccomp_entry(rec, t))
+		return;
 	if (creates_thread(t)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d created a thread at event %llu; threads are "
@@ -707,6 +709,7 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
+	rec_seccomp_exit(t, &regs);
 	result = (int64_t)regs.rax;
 	t->last_result = result;
 	if (!d && result != -ENOSYS) {

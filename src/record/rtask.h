@@ -65,6 +65,8 @@ struct rtask {
 	siginfo_t injecting_info;
 	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
 	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
+	bool filter_rewritten; /* seccomp filter install: rdx points at
+				* mrr's rewrite until the exit */
 };
 
 struct recorder {
@@ -117,6 +119,16 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t);
 int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t);
 void rec_sbuf_no_probe(struct rtask *t);
 void rec_sbuf_trace_next(struct rtask *t);
+
+/* seccomp_guard.c */
+/* At t's seccomp stop: refuses what mrr cannot record (a syscall made from
+ * mrr's page, seccomp strict mode, a seccomp user-space supervisor) and
+ * rewrites a seccomp filter the program installs. Returns false when it
+ * stopped the recording. */
+bool rec_seccomp_entry(struct recorder *rec, struct rtask *t);
+/* At the syscall's exit (regs: its exit registers): puts back the argument
+ * the rewrite changed. */
+void rec_seccomp_exit(struct rtask *t, struct user_regs_struct *regs);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);

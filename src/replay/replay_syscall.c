@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "core/events.h"
 #include "core/log.h"
+#include "core/seccomp_filter.h"
 #include "replay/ptask.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
@@ -213,13 +214,24 @@ static int inject(struct replayer *rp, struct ptask *t, long nr, uint64_t a0,
 	return 0;
 }
 
-/* Turns the stopped syscall into another one and runs it to its exit. */
+/* Turns the stopped syscall into another one and runs it to its exit.
+ * Except for rt_sigsuspend, which must wait in the program's own context,
+ * the program's call is skipped and the other one injected from mrr's
+ * page, where no seccomp filter of the program's refuses it (the kernel
+ * would check a replaced call against them). */
 static int replace_and_run(struct replayer *rp, struct ptask *t,
 			   struct user_regs_struct *regs, long nr, uint64_t a0,
 			   uint64_t a1, uint64_t a2, uint64_t a3, int64_t *ret)
 {
 	struct user_regs_struct r;
 
+	if (nr != SYS_rt_sigsuspend) {
+		regs->orig_rax = (uint64_t)-1;
+		if (tracee_set_regs(&t->t, regs) < 0 || run_to_exit(rp, t) < 0)
+			return -1;
+		return inject(rp, t, nr, a0, a1, a2, a3, regs->r8, regs->r9,
+			      ret);
+	}
 	regs->orig_rax = (uint64_t)nr;
 	regs->rdi = a0;
 	regs->rsi = a1;
@@ -635,6 +647,31 @@ static int replay_interrupted_wait(struct replayer *rp, struct ptask *t,
 	return 1;
 }
 
+/* seccomp and prctl(PR_SET_SECCOMP) run for real. A filter the program
+ * installs is rewritten as at record (core/seccomp_filter.h), so that it
+ * never refuses mrr's own calls. */
+static void replay_filter_install(struct replayer *rp, struct ptask *t,
+				  struct user_regs_struct *regs)
+{
+	struct user_regs_struct r;
+	int rw = 0;
+
+	if (mrr_seccomp_installs_filter(rp->ev.nr, rp->ev.args))
+		rw = mrr_seccomp_rewrite(&t->t, regs);
+	if (rw < 0) {
+		diverge(rp, t,
+			"cannot rewrite the program's seccomp filter: %s",
+			strerror(-rw));
+		return;
+	}
+	execute(rp, t, false);
+	if (rw == 1 && tracee_get_regs(&t->t, &r) == 0) {
+		r.rdx = rp->ev.args[2];
+		if (tracee_set_regs(&t->t, &r) < 0)
+			diverge(rp, t, "cannot restore the seccomp argument");
+	}
+}
+
 static bool args_match(const struct mrr_syscall_desc *d,
 		       const struct user_regs_struct *regs,
 		       const struct mrr_event *ev, int *bad)
@@ -736,7 +773,7 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		replay_fork(rp, t, &regs);
 		return;
 	case SYS_seccomp:
-		execute(rp, t, false);
+		replay_filter_install(rp, t, &regs);
 		return;
 	case SYS_shmat:
 	case SYS_shmdt:
@@ -753,7 +790,7 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_prctl:
 		if (ev->args[0] == 22 /* PR_SET_SECCOMP */ ||
 		    ev->args[0] == 38 /* PR_SET_NO_NEW_PRIVS */) {
-			execute(rp, t, false);
+			replay_filter_install(rp, t, &regs);
 			return;
 		}
 		break;
