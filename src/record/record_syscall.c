@@ -297,6 +297,10 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	}
 	if (!rec_seccomp_entry(rec, t))
 		return;
+	if (rec_signals_mrr(t)) {
+		skip_syscall(rec, t, 0);
+		return;
+	}
 	if (creates_thread(t)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d created a thread at event %llu; threads are "

@@ -42,8 +42,11 @@
 static volatile sig_atomic_t interrupted_by;
 static pid_t recorder_pid; /* for the child: is its parent still mrr? */
 
-static void on_interrupt(int sig)
+static void on_interrupt(int sig, siginfo_t *si, void *uc)
 {
+	(void)uc;
+	if (rec_signal_from_tracee(si))
+		return; /* the program's, not the user's */
 	interrupted_by = sig;
 }
 
@@ -645,7 +648,8 @@ int mrr_record(const struct record_opts *o)
 	}
 	stdio_ids(&rec);
 
-	sa.sa_handler = on_interrupt;
+	sa.sa_sigaction = on_interrupt;
+	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);

@@ -129,6 +129,14 @@ bool rec_seccomp_entry(struct recorder *rec, struct rtask *t);
 /* At the syscall's exit (regs: its exit registers): puts back the argument
  * the rewrite changed. */
 void rec_seccomp_exit(struct rtask *t, struct user_regs_struct *regs);
+/* Whether t's syscall sends a signal to mrr's own process (kill, tkill,
+ * tgkill, rt_[tg]sigqueueinfo, pidfd_send_signal). mrr takes no signal
+ * from the program it records: such a call is skipped, with result 0. */
+bool rec_signals_mrr(struct rtask *t);
+/* Whether si (in mrr's SIGINT/TERM/HUP handler) was sent by a process mrr
+ * traces, e.g. kill(0, SIGINT) to the whole process group. Such a signal is
+ * not the user's: it does not stop the recording. Async-signal-safe. */
+bool rec_signal_from_tracee(const siginfo_t *si);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);

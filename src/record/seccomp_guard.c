@@ -1,17 +1,21 @@
-/* The recorder's guards on what a program does to seccomp and to mrr's
- * page at a syscall's seccomp stop: the filters it installs are rewritten
- * so that they never see mrr's own calls (src/core/seccomp_filter.h), and
- * what mrr cannot record is refused. */
+/* The recorder's guards against what a recorded program can do to mrr
+ * itself: the seccomp filters it installs are rewritten so that they never
+ * see mrr's own calls (src/core/seccomp_filter.h), syscalls made from mrr's
+ * page are refused, and its signals never reach mrr. */
 #define _GNU_SOURCE
 #include "core/exitcodes.h"
 #include "core/seccomp_filter.h"
 #include "record/rtask.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 static unsigned long long events(struct recorder *rec)
 {
@@ -82,4 +86,75 @@ void rec_seccomp_exit(struct rtask *t, struct user_regs_struct *regs)
 	regs->rdx = t->args[2];
 	if (tracee_set_regs(&t->t, regs) < 0)
 		return;
+}
+
+/* The pid a pidfd of t's refers to, or 0. */
+static pid_t pidfd_pid(struct rtask *t, uint64_t fd)
+{
+	char path[64], line[128];
+	pid_t pid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->t.tid, (int)fd);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Pid:", 4))
+			pid = (pid_t)strtol(line + 4, NULL, 10);
+	fclose(f);
+	return pid;
+}
+
+bool rec_signals_mrr(struct rtask *t)
+{
+	const uint64_t *a = t->args;
+	pid_t self = getpid();
+
+	switch (t->nr) {
+	case SYS_kill:
+	case SYS_tkill:
+	case SYS_rt_sigqueueinfo:
+	case SYS_tgkill:
+	case SYS_rt_tgsigqueueinfo:
+		return (pid_t)a[0] == self;
+	case SYS_pidfd_send_signal:
+		return pidfd_pid(t, a[0]) == self;
+	}
+	return false;
+}
+
+bool rec_signal_from_tracee(const siginfo_t *si)
+{
+	char buf[512], *p;
+	int fd, tracer = 0;
+	ssize_t n;
+
+	/* only signals sent by a process (kill, sigqueue, tgkill) */
+	if (si->si_code > 0 || si->si_pid <= 0 || si->si_pid == getpid())
+		return false;
+	/* async-signal-safe: open, read, close, and hand-made formatting */
+	memcpy(buf, "/proc/", 6);
+	p = buf + sizeof(buf) - 1;
+	*p = 0;
+	for (int v = si->si_pid; v; v /= 10)
+		*--p = (char)('0' + v % 10);
+	memmove(buf + 6, p, strlen(p) + 1);
+	memcpy(buf + strlen(buf), "/status", 8);
+	fd = open(buf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strstr(buf, "TracerPid:");
+	if (!p)
+		return false;
+	for (p += 10; *p == ' ' || *p == '\t'; p++)
+		;
+	while (*p >= '0' && *p <= '9')
+		tracer = tracer * 10 + (*p++ - '0');
+	return tracer == getpid();
 }
