@@ -185,24 +185,6 @@ static uint64_t vma_size_at(struct rtask *t, uint64_t addr)
 	return size;
 }
 
-/* open/openat of /proc/.../mem for writing: memory changes the trace would
- * not see. */
-static bool writes_proc_mem(struct rtask *t)
-{
-	uint64_t path = t->nr == SYS_open ? t->args[0] : t->args[1];
-	uint64_t flags = t->nr == SYS_open ? t->args[1] : t->args[2];
-	char buf[64];
-	size_t n;
-
-	if ((t->nr != SYS_open && t->nr != SYS_openat) ||
-	    !(flags & (O_WRONLY | O_RDWR)) ||
-	    tracee_read_str(&t->t, path, buf, sizeof(buf)) < 0)
-		return false;
-	n = strlen(buf);
-	return strncmp(buf, "/proc/", 6) == 0 && n > 10 &&
-	       strcmp(buf + n - 4, "/mem") == 0;
-}
-
 static bool overlaps_mrr_page(uint64_t start, uint64_t len)
 {
 	return len && start < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
@@ -234,6 +216,7 @@ static bool touches_mrr_page(const struct rtask *t)
 void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 {
 	const struct mrr_syscall_desc *d;
+	char memfile[256];
 	int i;
 
 	if (tracee_get_regs(&t->t, &t->entry_regs) < 0)
@@ -276,13 +259,12 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 			 t->nr, (unsigned long long)ev_count(rec));
 		return;
 	}
-	if (writes_proc_mem(t)) {
-		rec_stop(
-			rec, MRR_EXIT_UNSUPPORTED,
-			"pid %d opened /proc/self/mem (or another task's mem) "
-			"for writing at event %llu; such writes bypass mrr, so "
-			"the recording stops here",
-			t->t.tid, (unsigned long long)ev_count(rec));
+	if (rec_writes_proc_mem(t, memfile, sizeof(memfile))) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d writes into %s (like /proc/self/mem) at event "
+			 "%llu; such writes bypass mrr, so the recording stops "
+			 "here",
+			 t->t.tid, memfile, (unsigned long long)ev_count(rec));
 		return;
 	}
 	if (touches_mrr_page(t)) {

@@ -137,6 +137,11 @@ bool rec_signals_mrr(struct rtask *t);
  * traces, e.g. kill(0, SIGINT) to the whole process group. Such a signal is
  * not the user's: it does not stop the recording. Async-signal-safe. */
 bool rec_signal_from_tracee(const siginfo_t *si);
+/* Whether t's syscall writes (write, pwrite, writev, sendfile, splice,
+ * copy_file_range) to a process's memory file (/proc/PID/mem), however it
+ * was opened: such writes change memory behind mrr's back. Puts the file's
+ * name in what. */
+bool rec_writes_proc_mem(struct rtask *t, char *what, size_t what_len);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);

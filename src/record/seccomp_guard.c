@@ -12,7 +12,9 @@
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/magic.h>
 #include <sys/prctl.h>
+#include <sys/statfs.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -157,4 +159,43 @@ bool rec_signal_from_tracee(const siginfo_t *si)
 	while (*p >= '0' && *p <= '9')
 		tracer = tracer * 10 + (*p++ - '0');
 	return tracer == getpid();
+}
+
+/* The fd a write-family call writes to, or -1. */
+static int written_fd(const struct rtask *t)
+{
+	switch (t->nr) {
+	case SYS_write:
+	case SYS_writev:
+	case SYS_pwrite64:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+	case SYS_sendfile:
+		return (int)t->args[0];
+	case SYS_splice:
+	case SYS_copy_file_range:
+		return (int)t->args[2];
+	}
+	return -1;
+}
+
+bool rec_writes_proc_mem(struct rtask *t, char *what, size_t what_len)
+{
+	char path[64];
+	struct statfs sf;
+	ssize_t n;
+	int fd = written_fd(t);
+
+	if (fd < 0)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
+	/* statfs follows the fd's link to the open file itself, whatever
+	 * name it was opened by */
+	if (statfs(path, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC)
+		return false;
+	n = readlink(path, what, what_len - 1);
+	if (n < 4)
+		return false;
+	what[n] = 0;
+	return strcmp(what + n - 4, "/mem") == 0;
 }
