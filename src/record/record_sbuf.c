@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* A task killed from outside (SIGKILL) while mrr reads its buffer loses its
@@ -104,8 +105,24 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 		return;
 	}
 	while ((k = sbuf_next(recs, h.used, &off, &r, &data, err,
-			      sizeof(err))) > 0)
+			      sizeof(err))) > 0) {
 		n++;
+		/* The library never buffers a call on mrr's page: this one
+		 * came from the program's own code. */
+		if (r->nr == SYS_madvise && r->args[1] &&
+		    r->args[0] < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
+		    r->args[0] + r->args[1] > MRR_PAGE_ADDR) {
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d called madvise on mrr's page at "
+				 "0x%llx without a stop, found in its syscall "
+				 "buffer at event %llu; the recording stops "
+				 "here",
+				 t->t.tid, (unsigned long long)MRR_PAGE_ADDR,
+				 (unsigned long long)mrr_trace_writer_events(
+					 rec->w));
+			return;
+		}
+	}
 	if (k < 0) {
 		corrupted(rec, t, err);
 		return;

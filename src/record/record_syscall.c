@@ -22,6 +22,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -209,6 +210,15 @@ static bool touches_mrr_page(const struct rtask *t)
 	case SYS_mmap:
 		return (a[3] & (MAP_FIXED | MAP_FIXED_NOREPLACE)) &&
 		       overlaps_mrr_page(a[0], a[1]);
+	case SYS_shmat: {
+		struct shmid_ds ds;
+		/* the segment's size, as mrr can see it; else any size */
+		uint64_t size = shmctl((int)a[0], IPC_STAT, &ds) == 0
+					? ds.shm_segsz
+					: MRR_PAGE_ADDR;
+
+		return (a[2] & SHM_REMAP) && overlaps_mrr_page(a[1], size);
+	}
 	}
 	return false;
 }

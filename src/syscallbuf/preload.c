@@ -5,6 +5,7 @@
  * __errno_location, and only to report errors the way libc does. */
 #include "syscallbuf/preload.h"
 
+#include "core/tracee.h"
 #include "syscallbuf/abi.h"
 #include "syscallbuf/calls.h"
 #include "syscallbuf/raw.h"
@@ -214,6 +215,12 @@ static void sb_move_data(const struct sb_call *c, uint8_t *data, size_t len,
 	}
 }
 
+static int sb_overlaps_mrr_page(unsigned long start, unsigned long len)
+{
+	return len && start < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
+	       start + len > MRR_PAGE_ADDR;
+}
+
 static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 		      const struct sb_call *c, uint32_t used)
 {
@@ -226,6 +233,9 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	if ((c->flags & SB_REGULAR_FD) && !sb_fd_is_regular(c->args[0]))
 		return sb_traced(c);
 	if (c->flags & SB_MADVISE) {
+		/* mrr's page: the traced call lets mrr refuse it */
+		if (sb_overlaps_mrr_page(c->args[0], c->args[1]))
+			return sb_traced(c);
 		/* MADV_COLD fails wherever DONTNEED could keep or skip pages
 		 * (locked, PFN-mapped or hugetlb VMAs, holes). The probe is
 		 * hidden from mrr's filter and, while no_probe is 0, from any

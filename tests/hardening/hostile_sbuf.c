@@ -5,7 +5,11 @@
  *   scribble-page    make that page writable and fill it with int3;
  *   unmap-buffer     munmap the syscall buffer (found in /proc/self/maps as
  *                    the mapping that starts with its magic "MRBF");
- *   scribble-buffer  fill the syscall buffer, header included, with 0xff.
+ *   scribble-buffer  fill the syscall buffer, header included, with 0xff;
+ *   madvise-page     madvise(MADV_DONTNEED) over mrr's page (a call the
+ *                    syscall buffer takes);
+ *   shmat-page       attach a SysV shared memory segment over mrr's page
+ *                    with SHM_REMAP.
  * Natively there is nothing to attack and it just passes. Under mrr it must
  * either still pass, recorded and replayed faithfully, or the recording must
  * stop cleanly with an error (refused.sh --allow-faithful checks both). */
@@ -15,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ipc.h>
 #include <sys/mman.h>
+#include <sys/shm.h>
 #include <unistd.h>
 
 #define PAGE_ADDR 0x700000000000ull
@@ -84,6 +90,22 @@ static void attack(const char *mode)
 		if (find_buffer(&start, &len))
 			memset((void *)start, 0xff, len);
 		printf("scribbled over the syscall buffer if there was one\n");
+	} else if (strcmp(mode, "madvise-page") == 0) {
+		int r = madvise((void *)PAGE_ADDR, PAGE_SIZE, MADV_DONTNEED);
+
+		printf("madvise over 0x%llx returned %d\n", PAGE_ADDR,
+		       r == 0 ? 0 : -1);
+	} else if (strcmp(mode, "shmat-page") == 0) {
+		int id = shmget(IPC_PRIVATE, PAGE_SIZE, IPC_CREAT | 0600);
+		void *p;
+
+		CHECK(id >= 0, "shmget: %m");
+		p = shmat(id, (void *)PAGE_ADDR, SHM_REMAP);
+		shmctl(id, IPC_RMID, NULL);
+		if (p != (void *)-1)
+			shmdt(p);
+		printf("shmat over 0x%llx %s\n", PAGE_ADDR,
+		       p == (void *)-1 ? "failed" : "worked");
 	} else {
 		CHECK(0, "unknown mode %s", mode);
 	}
