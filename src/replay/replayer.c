@@ -300,12 +300,30 @@ int stored_path(struct replayer *rp, const char *name, char *buf, size_t buflen)
 	return err;
 }
 
+bool replay_refuse_mrr_page(struct replayer *rp, uint64_t addr, uint64_t len)
+{
+	if (!len || addr >= MRR_PAGE_ADDR + MRR_PAGE_SIZE ||
+	    (addr + len > addr && addr + len <= MRR_PAGE_ADDR))
+		return false;
+	mrr_err("trace %s: event %" PRIu64 " changes mrr's page at 0x%llx "
+		"([0x%" PRIx64 ", +%" PRIu64 ")), which no recording does; "
+		"the trace is corrupt",
+		rp->o->trace_dir, rp->ev.seq, (unsigned long long)MRR_PAGE_ADDR,
+		addr, len);
+	rp->status = MRR_EXIT_DATAERR;
+	return true;
+}
+
 int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev)
 {
 	uint32_t i;
 	int err;
 
+	for (i = 0; i < ev->nwrites; i++)
+		if (replay_refuse_mrr_page(rp, ev->writes[i].addr,
+					   ev->writes[i].len))
+			return -1;
 	for (i = 0; i < ev->nwrites; i++) {
 		err = tracee_write_all(&t->t, ev->writes[i].addr,
 				       ev->writes[i].data, ev->writes[i].len);
