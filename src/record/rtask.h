@@ -63,6 +63,13 @@ struct rtask {
 	siginfo_t deferred_info;
 	bool injecting;
 	siginfo_t injecting_info;
+	/* more signals that arrived while one was held, in arrival order:
+	 * each is re-sent once the one before it is in its handler */
+	siginfo_t queued[16];
+	int nqueued;
+	/* resumed with PTRACE_SINGLESTEP into a handler: the next SIGTRAP
+	 * stop is the handler's first instruction, before any user code */
+	bool entering_handler;
 	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
 	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
 	bool filter_rewritten; /* seccomp filter install: rdx points at

@@ -757,6 +757,21 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 		}
 		break;
 	case MRR_SIG_AT_SYSCALL:
+		if (!t->at_exit && t->resume_sig && t->stopped) {
+			/* At the delivery stop of the signal before it: the
+			 * kernel delivered this one too before any user code
+			 * ran (nested handler frames). Queue it, and let the
+			 * previous one go. */
+			if (syscall(SYS_tgkill, t->t.tid, t->t.tid, sig) < 0 ||
+			    wait_signal_stop(rp, t, sig) < 0) {
+				diverge(rp, t,
+					"signal %s did not follow the signal "
+					"before it",
+					mrr_signal_name(sig));
+				return;
+			}
+			break;
+		}
 		if (!t->at_exit) {
 			diverge(rp, t,
 				"signal %s was delivered after a syscall "
