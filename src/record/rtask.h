@@ -89,8 +89,9 @@ struct recorder {
 	pid_t echo_writer; /* task whose write to mrr's stdout/stderr runs */
 	int stop_code;	   /* exit code for the early stop */
 	bool pfn_readable;
-	bool syscallbuf; /* accept syscall buffer registrations */
-	bool backtrace;	 /* store stacks at memory syscalls */
+	bool syscallbuf;  /* accept syscall buffer registrations */
+	bool backtrace;	  /* store stacks at memory syscalls */
+	bool tsc_rewrite; /* rewrite rdtsc sites (rdtsc does not trap) */
 	struct stat_id {
 		unsigned long long dev, ino;
 	} out_id, err_id; /* mrr's stdout/stderr, for echo flags */

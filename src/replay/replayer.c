@@ -500,6 +500,14 @@ static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
 	if (stored_path(rp, x->exe_file, exe, sizeof(exe)) ||
 	    check_interp(rp, x, exe) < 0)
 		return NULL;
+	if ((rp->info->flags & MRR_INFO_TSC_TRAP) && !tsc_trap_works()) {
+		mrr_err("cannot replay: the recording relied on rdtsc "
+			"trapping (PR_SET_TSC), and rdtsc does not trap on "
+			"this machine; record with MRR_TSC_MODE=rewrite to "
+			"replay here");
+		rp->status = MRR_EXIT_OSERR;
+		return NULL;
+	}
 	/* unpack argv/env blobs */
 	for (n = 0, p = rp->info->argv; p < rp->info->argv + rp->info->argv_len;
 	     p += strlen(p) + 1)
