@@ -74,6 +74,10 @@ struct rtask {
 	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
 	bool filter_rewritten; /* seccomp filter install: rdx points at
 				* mrr's rewrite until the exit */
+	/* PR_GET_DUMPABLE as the program set it (0: its parent's; 1: yes;
+	 * 2: no). The task itself stays dumpable, or mrr could not read its
+	 * /proc files as an unprivileged user. */
+	uint8_t dumpable;
 };
 
 struct recorder {
@@ -150,6 +154,9 @@ bool rec_signal_from_tracee(const siginfo_t *si);
  * was opened: such writes change memory behind mrr's back. Puts the file's
  * name in what. */
 bool rec_writes_proc_mem(struct rtask *t, char *what, size_t what_len);
+/* prctl(PR_SET_DUMPABLE / PR_GET_DUMPABLE) of t: returns 1 when mrr
+ * answers it itself (the call is skipped with *result), else 0. */
+int rec_dumpable_entry(struct recorder *rec, struct rtask *t, int64_t *result);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);
