@@ -273,6 +273,7 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	struct mrr_mmap_extra x = {0};
 	uint64_t flags = t->args[3];
 	int64_t result = t->last_result;
+	bool copy;
 	int err;
 
 	if (result < 0 && result > -4096)
@@ -283,11 +284,9 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	 * write); data, and any file the program can write through this
 	 * mapping or its fd, is copied, so the trace keeps what was mapped
 	 * and the replay never reaches the original. */
+	copy = !(t->args[2] & PROT_EXEC) || program_may_write(t);
 	err = rec_store_fd_file(rec, t, (int)t->args[4],
-				(t->args[2] & PROT_EXEC) && !program_may_write(t)
-					? 0
-					: MRR_STORE_COPY,
-				x.file, &x.size);
+				copy ? MRR_STORE_COPY : 0, x.file, &x.size);
 	if (err == -ENODEV) {
 		/* /dev/zero and other non-regular files: no contents */
 		return;
@@ -327,8 +326,6 @@ void rec_patch_tsc(struct recorder *rec, struct rtask *t, const char *name,
 	size_t i;
 	long j;
 
-	if (!rec->tsc_rewrite) /* rdtsc traps: the code stays as it is */
-		return;
 	for (i = 0; i < rec->nstored; i++)
 		if (strcmp(rec->stored[i].name, name) == 0) {
 			f = &rec->stored[i];
