@@ -94,6 +94,10 @@ struct mrr_event {
 #define MRR_INFO_SYSCALLBUF   0x2u /* the syscall buffer was injected */
 #define MRR_INFO_NO_ASLR      0x4u /* address randomization was disabled */
 #define MRR_INFO_PAGEMAP_SCAN 0x8u /* PAGEMAP_SCAN ioctl was available */
+/* rdtsc trapped by itself (PR_SET_TSC) and no code was rewritten; replay
+ * needs a machine where rdtsc traps. Clear: rdtsc/rdtscp sites in file
+ * mappings were rewritten to ud2, as memory writes in the trace. */
+#define MRR_INFO_TSC_TRAP 0x10u
 
 struct mrr_trace_info {
 	uint32_t format_version; /* ignored by the writer; set by the reader */

@@ -6,11 +6,73 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#define PROBE_TRAPPED 3 /* the probe child's exit status when rdtsc faulted */
+
+static void probe_on_segv(int sig)
+{
+	(void)sig;
+	_exit(PROBE_TRAPPED);
+}
+
+bool tsc_trap_works(void)
+{
+	const char *no_trap = getenv("MRR_TSC_NO_TRAP");
+	int status;
+	pid_t pid;
+
+	if (no_trap && strcmp(no_trap, "1") == 0)
+		return false; /* a test pretends to run where rdtsc never traps
+			       */
+	pid = fork();
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		struct sigaction sa = {0};
+		sigset_t segv;
+		uint32_t lo, hi;
+
+		/* a handler, not the default action: no core dump */
+		sa.sa_handler = probe_on_segv;
+		sigaction(SIGSEGV, &sa, NULL);
+		sigemptyset(&segv);
+		sigaddset(&segv, SIGSEGV);
+		sigprocmask(SIG_UNBLOCK, &segv, NULL);
+		if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) < 0)
+			_exit(0);
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		(void)lo;
+		(void)hi;
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(status) && WEXITSTATUS(status) == PROBE_TRAPPED;
+}
+
+int tsc_choose_mode(void)
+{
+	const char *v = getenv("MRR_TSC_MODE");
+	bool traps;
+
+	if (v && strcmp(v, "rewrite") == 0)
+		return TSC_MODE_REWRITE;
+	if (v && v[0] && strcmp(v, "trap") != 0 && strcmp(v, "auto") != 0)
+		return -EINVAL;
+	traps = tsc_trap_works();
+	if (v && strcmp(v, "trap") == 0 && !traps)
+		return -ENOTSUP;
+	return traps ? TSC_MODE_TRAP : TSC_MODE_REWRITE;
+}
 
 const uint8_t *tsc_patch_bytes(unsigned len)
 {

@@ -98,19 +98,31 @@ struct auxv_facts {
 	uint64_t phdr, phnum, base, entry;
 };
 
+/* The exec event's write of the initial stack, from sp up (the vDSO's image
+ * may come before it), or NULL. */
+static const struct mrr_mem_write *stack_write(const struct mrr_event *ev,
+					       uint64_t sp)
+{
+	uint32_t i;
+
+	for (i = 0; i < ev->nwrites; i++)
+		if (ev->writes[i].addr == sp)
+			return &ev->writes[i];
+	return NULL;
+}
+
 /* Walks the initial stack (argc, argv, envp, auxv) held by the exec event's
- * first write. */
+ * stack write. */
 static bool read_auxv(const struct mrr_event *ev, uint64_t sp,
 		      struct auxv_facts *a)
 {
-	const struct mrr_mem_write *w;
+	const struct mrr_mem_write *w = stack_write(ev, sp);
 	uint64_t argc, word[2], off;
 	const uint8_t *p;
 
 	memset(a, 0, sizeof(*a));
-	if (!ev->nwrites || ev->writes[0].addr != sp)
+	if (!w)
 		return false;
-	w = &ev->writes[0];
 	p = w->data;
 	if (w->len < 8)
 		return false;
@@ -249,8 +261,8 @@ void dump_exec_maps(struct mrr_dump *d, struct dtask *t,
 	x.interp_file[sizeof(x.interp_file) - 1] = 0;
 	sp = x.regs[19]; /* user_regs_struct.rsp */
 	as->sp0 = sp;
-	if (ev->nwrites && ev->writes[0].addr == sp)
-		as->stack_end = sp + ev->writes[0].len;
+	if (stack_write(ev, sp))
+		as->stack_end = sp + stack_write(ev, sp)->len;
 
 	m.start = MRR_PAGE_ADDR;
 	m.end = MRR_PAGE_ADDR + MRR_PAGE_SIZE;

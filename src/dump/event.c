@@ -500,8 +500,10 @@ static void text_syscall(struct mrr_dump *d, const struct das *as_before,
 		}
 		if (mx.flags & MRR_MADV_FORCED_DROP)
 			sb_puts(b, ", forced drop");
+		/* --stable: PFNs are readable to root only */
 		sb_printf(b, ", precision=%s",
-			  mx.precision == MRR_DROP_PFN	     ? "pfn"
+			  d->flags & MRR_DUMP_STABLE	     ? "PRECISION"
+			  : mx.precision == MRR_DROP_PFN     ? "pfn"
 			  : mx.precision == MRR_DROP_PRESENT ? "present"
 							     : "?");
 	} else if (bad) {
@@ -570,6 +572,7 @@ static void text_exec(struct mrr_dump *d, const struct mrr_event *ev,
 	struct mrr_exec_extra x;
 	const char *path, *slash;
 	size_t len;
+	uint32_t i;
 
 	if (ev->extra_len < sizeof(x)) {
 		sb_printf(b, "bad extra (%u bytes)", ev->extra_len);
@@ -599,8 +602,10 @@ static void text_exec(struct mrr_dump *d, const struct mrr_event *ev,
 		dump_file(d, x.interp_file, b);
 	}
 	/* its size follows argv and the environment */
-	if (ev->nwrites && !(d->flags & MRR_DUMP_STABLE))
-		sb_printf(b, ", stack %" PRIu64 " bytes", ev->writes[0].len);
+	for (i = 0; i < ev->nwrites && !(d->flags & MRR_DUMP_STABLE); i++)
+		if (ev->writes[i].addr == x.regs[19]) /* rsp */
+			sb_printf(b, ", stack %" PRIu64 " bytes",
+				  ev->writes[i].len);
 }
 
 static void text_rdtsc(struct mrr_dump *d, const struct mrr_event *ev,

@@ -11,17 +11,20 @@
 
 /* Unwinds task tid, which must be in a ptrace-stop of the caller, with
  * libunwind-ptrace, and writes its frames, innermost first, into buf, one a
- * line: "0xADDR SYMBOL+0xOFF (FILE)\n". SYMBOL is "??" when the ELF symbol
- * tables do not name the address (then "+0xOFF" is left out); FILE is the
- * mapped file holding ADDR according to /proc/TID/maps, "?" if none. At most
+ * line: "0xADDR SYMBOL+0xOFF (FILE)\n". SYMBOL+0xOFF is the function holding
+ * ADDR when an ELF symbol names it; else BASENAME+0xOFF, the offset of ADDR
+ * in the mapped file; else "??" (no file: then "+0xOFF" is left out). FILE
+ * is the mapped file holding ADDR according to /proc/TID/maps, "?" if none.
+ * A task stopped in mrr's page gets a first line "0xADDR [mrr's syscall
+ * page]", and the unwinding goes on from the caller of the page. At most
  * MRR_BACKTRACE_MAX_FRAMES frames; frames that do not fit whole in buflen
  * are left out. buf is always NUL-terminated when buflen > 0.
  *
  * Returns the number of frames written (0 if even the first did not fit),
  * or -ESRCH (no such stopped task), -ENOMEM, -EINVAL (the unwinder could
  * not start on the task's registers). Reads the task's memory and registers
- * only; the task stays stopped. Not thread-safe with other ptrace calls on
- * the same task. */
+ * only; the task stays stopped. Keeps the unwinder's state for the last
+ * task unwound until its mappings change: not thread-safe. */
 int mrr_backtrace(pid_t tid, char *buf, size_t buflen)
 	__attribute__((warn_unused_result));
 

@@ -326,6 +326,8 @@ void rec_patch_tsc(struct recorder *rec, struct rtask *t, const char *name,
 	size_t i;
 	long j;
 
+	if (!rec->tsc_rewrite) /* rdtsc traps: the code stays as it is */
+		return;
 	for (i = 0; i < rec->nstored; i++)
 		if (strcmp(rec->stored[i].name, name) == 0) {
 			f = &rec->stored[i];

@@ -227,6 +227,7 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 {
 	const struct mrr_syscall_desc *d;
 	char memfile[256];
+	int64_t skip_result;
 	int i;
 
 	if (tracee_get_regs(&t->t, &t->entry_regs) < 0)
@@ -291,6 +292,10 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		return;
 	if (rec_signals_mrr(t)) {
 		skip_syscall(rec, t, 0);
+		return;
+	}
+	if (rec_dumpable_entry(rec, t, &skip_result)) {
+		skip_syscall(rec, t, skip_result);
 		return;
 	}
 	if (creates_thread(t)) {

@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/seccomp_filter.h"
+#include "core/tsc_patch.h"
 #include "mem/pagemap.h"
 #include "record/rtask.h"
 #include "record/vdso.h"
@@ -238,8 +239,16 @@ static void patch_image_tsc(struct recorder *rec, struct rtask *t,
 			    struct capture *c)
 {
 	struct proc_vma *v;
-	long n = proc_read_vmas(t->t.tid, false, &v), i;
+	char real[PATH_MAX];
+	long n, i;
 
+	if (!rec->tsc_rewrite)
+		return;
+	/* the maps name the file by its real path; PT_INTERP is often a
+	 * symlink (/lib64/ld-linux-x86-64.so.2) */
+	if (realpath(path, real))
+		path = real;
+	n = proc_read_vmas(t->t.tid, false, &v);
 	for (i = 0; i < n; i++)
 		if ((v[i].prot & PROT_EXEC) && strcmp(v[i].name, path) == 0)
 			rec_patch_tsc(rec, t, name, path, v[i].start, v[i].end,
@@ -263,6 +272,7 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 
 	t->started = true;
 	t->sbuf_addr = 0;
+	t->dumpable = 1; /* a new image is dumpable again */
 	if (tracee_open_mem(&t->t) < 0)
 		mrr_debug("pid %d: cannot open its memory", t->t.tid);
 	mrr_pagemap_close(t->pagemap);
@@ -620,9 +630,24 @@ int mrr_record(const struct record_opts *o)
 	uint32_t pagemap_flags;
 	enum mrr_trace_end end = MRR_END_COMPLETE;
 	pid_t pid;
+	int tsc_mode;
 
 	rec.trace_dir = o->trace_dir;
 	rec.backtrace = o->backtrace;
+	tsc_mode = tsc_choose_mode();
+	if (tsc_mode == -EINVAL) {
+		mrr_err("MRR_TSC_MODE must be trap, rewrite or auto, not '%s'",
+			getenv("MRR_TSC_MODE"));
+		mrr_trace_writer_remove(o->writer);
+		return MRR_EXIT_USAGE;
+	}
+	if (tsc_mode < 0) {
+		mrr_err("MRR_TSC_MODE=trap, but rdtsc does not trap on this "
+			"machine (PR_SET_TSC has no effect here)");
+		mrr_trace_writer_remove(o->writer);
+		return MRR_EXIT_OSERR;
+	}
+	rec.tsc_rewrite = tsc_mode == TSC_MODE_REWRITE;
 	pagemap_flags = probe_pagemap();
 	rec.pfn_readable = pagemap_flags & MRR_INFO_PFN_READABLE;
 	if (!getcwd(cwd, sizeof(cwd)))
@@ -631,6 +656,8 @@ int mrr_record(const struct record_opts *o)
 	env_blob = pack_strings(environ, &env_len);
 	fill_info(&info, o, argv_blob, argv_len, env_blob, env_len, cwd,
 		  pagemap_flags);
+	if (!rec.tsc_rewrite)
+		info.flags |= MRR_INFO_TSC_TRAP;
 	if (o->syscallbuf && o->preload) {
 		info.flags |= MRR_INFO_SYSCALLBUF;
 		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;

@@ -63,10 +63,21 @@ struct rtask {
 	siginfo_t deferred_info;
 	bool injecting;
 	siginfo_t injecting_info;
+	/* more signals that arrived while one was held, in arrival order:
+	 * each is re-sent once the one before it is in its handler */
+	siginfo_t queued[16];
+	int nqueued;
+	/* resumed with PTRACE_SINGLESTEP into a handler: the next SIGTRAP
+	 * stop is the handler's first instruction, before any user code */
+	bool entering_handler;
 	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
 	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
 	bool filter_rewritten; /* seccomp filter install: rdx points at
 				* mrr's rewrite until the exit */
+	/* PR_GET_DUMPABLE as the program set it (0: its parent's; 1: yes;
+	 * 2: no). The task itself stays dumpable, or mrr could not read its
+	 * /proc files as an unprivileged user. */
+	uint8_t dumpable;
 };
 
 struct recorder {
@@ -82,8 +93,9 @@ struct recorder {
 	pid_t echo_writer; /* task whose write to mrr's stdout/stderr runs */
 	int stop_code;	   /* exit code for the early stop */
 	bool pfn_readable;
-	bool syscallbuf; /* accept syscall buffer registrations */
-	bool backtrace;	 /* store stacks at memory syscalls */
+	bool syscallbuf;  /* accept syscall buffer registrations */
+	bool backtrace;	  /* store stacks at memory syscalls */
+	bool tsc_rewrite; /* rewrite rdtsc sites (rdtsc does not trap) */
 	struct stat_id {
 		unsigned long long dev, ino;
 	} out_id, err_id; /* mrr's stdout/stderr, for echo flags */
@@ -142,6 +154,9 @@ bool rec_signal_from_tracee(const siginfo_t *si);
  * was opened: such writes change memory behind mrr's back. Puts the file's
  * name in what. */
 bool rec_writes_proc_mem(struct rtask *t, char *what, size_t what_len);
+/* prctl(PR_SET_DUMPABLE / PR_GET_DUMPABLE) of t: returns 1 when mrr
+ * answers it itself (the call is skipped with *result), else 0. */
+int rec_dumpable_entry(struct recorder *rec, struct rtask *t, int64_t *result);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);

@@ -199,3 +199,35 @@ bool rec_writes_proc_mem(struct rtask *t, char *what, size_t what_len)
 	what[n] = 0;
 	return strcmp(what + n - 4, "/mem") == 0;
 }
+
+/* 1 or 0, as PR_GET_DUMPABLE would tell t natively. */
+static int virtual_dumpable(struct recorder *rec, struct rtask *t)
+{
+	/* a fork child starts with its parent's value */
+	for (int depth = 0; t && depth < 64; depth++) {
+		struct rtask *p;
+
+		if (t->dumpable)
+			return t->dumpable == 1;
+		for (p = rec->tasks; p && p->t.tid != t->parent; p = p->next)
+			;
+		t = p;
+	}
+	return 1;
+}
+
+int rec_dumpable_entry(struct recorder *rec, struct rtask *t, int64_t *result)
+{
+	if (t->nr != SYS_prctl)
+		return 0;
+	if (t->args[0] == PR_GET_DUMPABLE) {
+		*result = virtual_dumpable(rec, t);
+		return 1;
+	}
+	if (t->args[0] == PR_SET_DUMPABLE && t->args[1] <= 1) {
+		t->dumpable = t->args[1] ? 1 : 2;
+		*result = 0;
+		return 1;
+	}
+	return 0;
+}

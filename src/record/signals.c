@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <time.h>
 #include <x86intrin.h>
 
@@ -147,6 +149,34 @@ static bool try_rdtsc(struct recorder *rec, struct rtask *t,
 	return true;
 }
 
+/* At the stop that PTRACE_SINGLESTEP into a handler gives, on the handler's
+ * first instruction: no user code has run since the signal was recorded, so
+ * a signal delivered now nests at the same point, and the replay can
+ * deliver it there too. The next held signal, if any, is re-sent now.
+ * Returns true when this was that stop (t resumed). */
+static bool at_handler_entry(struct rtask *t,
+			     const struct user_regs_struct *regs)
+{
+	siginfo_t si;
+
+	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
+	    si.si_code != SIGTRAP)
+		return false;
+	t->exit_regs = *regs;
+	t->have_exit_regs = true;
+	t->last_result = 0;
+	if (t->nqueued > 0 && !t->injecting) {
+		t->injecting = true;
+		t->injecting_info = t->queued[0];
+		memmove(t->queued, t->queued + 1,
+			--t->nqueued * sizeof(t->queued[0]));
+		syscall(SYS_tgkill, t->t.tid, t->t.tid,
+			t->injecting_info.si_signo);
+	}
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	return true;
+}
+
 void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 {
 	struct user_regs_struct regs;
@@ -161,6 +191,11 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	if (!t->started) {
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
+	}
+	if (t->entering_handler) {
+		t->entering_handler = false;
+		if (sig == SIGTRAP && at_handler_entry(t, &regs))
+			return;
 	}
 	rec_sbuf_flush(rec, t);
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
@@ -206,13 +241,22 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		if (at_exit) {
 			write_signal(rec, t, &regs, &si, MRR_SIG_AT_SYSCALL);
 			t->have_exit_regs = false;
-			ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+			/* stop again at the handler's entry: a signal pending
+			 * there is delivered before any user code runs */
+			t->entering_handler = true;
+			ptrace(PTRACE_SINGLESTEP, t->t.tid, 0, sig);
 			return;
 		}
-		if (t->deferred) /* one held signal at a time; drop a repeat */
-			mrr_debug("pid %d: signal %d dropped while %d is held",
-				  t->t.tid, sig, t->deferred_info.si_signo);
-		else {
+		if (t->deferred) {
+			/* held until the one before it is in its handler */
+			if (t->nqueued <
+			    (int)(sizeof(t->queued) / sizeof(t->queued[0])))
+				t->queued[t->nqueued++] = si;
+			else
+				mrr_debug("pid %d: signal %d dropped: %d "
+					  "signals are held",
+					  t->t.tid, sig, t->nqueued + 1);
+		} else {
 			t->deferred = true;
 			t->deferred_info = si;
 			rec_sbuf_trace_next(t);

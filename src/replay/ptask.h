@@ -55,6 +55,11 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status);
 void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Writes an event's recorded memory into the task. */
+/* Whether [addr, addr+len) of a recorded effect meets mrr's page: then it
+ * reports a corrupt trace (status 65) and returns true. No recording has
+ * such an effect (the recorder refuses them), and applying one would take
+ * away the page that replay's injected syscalls run from. */
+bool replay_refuse_mrr_page(struct replayer *rp, uint64_t addr, uint64_t len);
 int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev);
 int stored_path(struct replayer *rp, const char *name, char *buf,

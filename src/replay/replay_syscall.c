@@ -302,6 +302,8 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 		emulate(rp, t, regs);
 		return;
 	}
+	if (replay_refuse_mrr_page(rp, addr, ev->args[1]))
+		return;
 	/* Place it where it was; locks are not replayed. */
 	flags = (flags & ~(uint64_t)(MAP_LOCKED | MAP_FIXED_NOREPLACE)) |
 		MAP_FIXED;
@@ -434,6 +436,8 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 			rp->status = 65;
 			return;
 		}
+		if (replay_refuse_mrr_page(rp, d->start, d->end - d->start))
+			return;
 		how = d->fill == MRR_FILL_HOLE ? MADV_REMOVE : MADV_DONTNEED;
 		if (first) {
 			first = false;
@@ -541,6 +545,8 @@ static void replay_shm(struct replayer *rp, struct ptask *t,
 			set_result(rp, t, ev->result);
 		return;
 	}
+	if (replay_refuse_mrr_page(rp, (uint64_t)ev->result, x->size))
+		return;
 	if (ev->args[2] & SHM_RDONLY)
 		prot = PROT_READ;
 	if (ev->args[2] & SHM_EXEC)
@@ -796,6 +802,9 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		break;
 	case SYS_mremap:
 		/* keep the mapping where it went at record */
+		if (replay_refuse_mrr_page(rp, (uint64_t)ev->result,
+					   ev->args[2]))
+			return;
 		if (ev->result > 0 && (uint64_t)ev->result != ev->args[0] &&
 		    (ev->args[3] & MREMAP_MAYMOVE)) {
 			regs.r10 = ev->args[3] | MREMAP_FIXED;

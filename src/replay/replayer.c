@@ -300,12 +300,30 @@ int stored_path(struct replayer *rp, const char *name, char *buf, size_t buflen)
 	return err;
 }
 
+bool replay_refuse_mrr_page(struct replayer *rp, uint64_t addr, uint64_t len)
+{
+	if (!len || addr >= MRR_PAGE_ADDR + MRR_PAGE_SIZE ||
+	    (addr + len > addr && addr + len <= MRR_PAGE_ADDR))
+		return false;
+	mrr_err("trace %s: event %" PRIu64 " changes mrr's page at 0x%llx "
+		"([0x%" PRIx64 ", +%" PRIu64 ")), which no recording does; "
+		"the trace is corrupt",
+		rp->o->trace_dir, rp->ev.seq, (unsigned long long)MRR_PAGE_ADDR,
+		addr, len);
+	rp->status = MRR_EXIT_DATAERR;
+	return true;
+}
+
 int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev)
 {
 	uint32_t i;
 	int err;
 
+	for (i = 0; i < ev->nwrites; i++)
+		if (replay_refuse_mrr_page(rp, ev->writes[i].addr,
+					   ev->writes[i].len))
+			return -1;
 	for (i = 0; i < ev->nwrites; i++) {
 		err = tracee_write_all(&t->t, ev->writes[i].addr,
 				       ev->writes[i].data, ev->writes[i].len);
@@ -482,6 +500,14 @@ static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
 	if (stored_path(rp, x->exe_file, exe, sizeof(exe)) ||
 	    check_interp(rp, x, exe) < 0)
 		return NULL;
+	if ((rp->info->flags & MRR_INFO_TSC_TRAP) && !tsc_trap_works()) {
+		mrr_err("cannot replay: the recording relied on rdtsc "
+			"trapping (PR_SET_TSC), and rdtsc does not trap on "
+			"this machine; record with MRR_TSC_MODE=rewrite to "
+			"replay here");
+		rp->status = MRR_EXIT_OSERR;
+		return NULL;
+	}
 	/* unpack argv/env blobs */
 	for (n = 0, p = rp->info->argv; p < rp->info->argv + rp->info->argv_len;
 	     p += strlen(p) + 1)
@@ -739,6 +765,21 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 		}
 		break;
 	case MRR_SIG_AT_SYSCALL:
+		if (!t->at_exit && t->resume_sig && t->stopped) {
+			/* At the delivery stop of the signal before it: the
+			 * kernel delivered this one too before any user code
+			 * ran (nested handler frames). Queue it, and let the
+			 * previous one go. */
+			if (syscall(SYS_tgkill, t->t.tid, t->t.tid, sig) < 0 ||
+			    wait_signal_stop(rp, t, sig) < 0) {
+				diverge(rp, t,
+					"signal %s did not follow the signal "
+					"before it",
+					mrr_signal_name(sig));
+				return;
+			}
+			break;
+		}
 		if (!t->at_exit) {
 			diverge(rp, t,
 				"signal %s was delivered after a syscall "

@@ -7,7 +7,12 @@
 #
 # Records PROG without the syscall buffer (-n), in an empty environment,
 # with stdin from /dev/null and its output to a file, so that the recording
-# does not depend on who runs the test. Then runs `mrr dump ARGS TRACE` for
+# does not depend on who runs the test. It runs in a fresh directory that
+# holds golden.dat, 8192 bytes of text ("golden line 000\n" to "golden line
+# 511\n"), for the program to read and map. The rdtsc mode is forced to
+# rewrite (MRR_TSC_MODE), the one mode every machine can record in: in the
+# probed mode the exec event's writes (rewritten sites) would depend on
+# whether rdtsc traps here. Then runs `mrr dump ARGS TRACE` for
 # each --dump (ARGS split on spaces), and concatenates the outputs, each
 # after a line "$ mrr dump ARGS". That text must equal FILE; on a difference
 # the test prints the diff and fails.
@@ -56,16 +61,23 @@ for fdpath in "/proc/$$/fd"/*; do
 	fd=${fdpath##*/}
 	if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
 done
-env -i PATH=/usr/bin:/bin "$mrr" record -n -o "$T/trace" -- "$@" \
-	</dev/null >"$T/prog.out" 2>"$T/record.err"
+mkdir "$T/run" || fail "cannot make $T/run"
+for i in $(seq 0 511); do printf 'golden line %03d\n' "$i"; done \
+	>"$T/run/golden.dat"
+(cd "$T/run" && env -i PATH=/usr/bin:/bin MRR_TSC_MODE=rewrite \
+	timeout -k 5 40 "$mrr" record -n -o "$T/trace" -- "$@" \
+	</dev/null >"$T/prog.out" 2>"$T/record.err")
 rc=$?
 [ $rc = 0 ] || fail "mrr record exited $rc: $(tail -n 3 "$T/record.err")"
+[ "$(tail -n 1 "$T/prog.out")" = PASS ] ||
+	fail "the program did not pass: $(tail -n 3 "$T/record.err")"
 
 : >"$T/actual"
 for args in "${dumps[@]}"; do
 	echo "\$ mrr dump $args" >>"$T/actual"
 	# shellcheck disable=SC2086 # ARGS are split on purpose
-	"$mrr" dump $args "$T/trace" >>"$T/actual" 2>"$T/dump.err"
+	timeout -k 5 30 "$mrr" dump $args "$T/trace" >>"$T/actual" \
+		2>"$T/dump.err"
 	rc=$?
 	[ $rc = 0 ] || fail "mrr dump $args exited $rc: $(cat "$T/dump.err")"
 done
