@@ -27,6 +27,11 @@
 # read event payloads by casting mrr_event.extra, which may point at any
 # byte, to structs that need alignment (UBSan, in every replay); and
 # mrr_record leaked its stored-file cache on a trace write error (LSan).
+# Later: the recorder's child called setenv (LD_PRELOAD) after PR_SET_TSC;
+# ASan's allocator reads the clock through the vDSO, whose rdtsc then
+# faulted, so no recording with the syscall buffer worked in this build
+# (mrr exited 66). The child now allocates before rdtsc traps, and the
+# prog/* tests here cover the buffered path.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"

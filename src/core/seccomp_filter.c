@@ -27,10 +27,19 @@ int mrr_install_seccomp_filter(void)
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, instruction_pointer) +
 				 4),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(ip >> 32), 0, 3),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)(ip >> 32), 0, 7),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, instruction_pointer)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)ip, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)ip, 0, 5),
+		/* and only with the buffer's token in the sixth argument */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[5])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 (unsigned)MRR_SYSCALLBUF_TOKEN, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[5]) + 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 (unsigned)(MRR_SYSCALLBUF_TOKEN >> 32), 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
 	};

@@ -1,6 +1,7 @@
 /* The seccomp filter mrr installs in every recorded and replayed program:
- * syscalls from the mrr page's untraced instruction run freely, all others
- * stop the tracer (SECCOMP_RET_TRACE).
+ * syscalls from the mrr page's untraced instruction run freely when they
+ * carry the syscall buffer's token (MRR_SYSCALLBUF_TOKEN in the sixth
+ * argument), all others stop the tracer (SECCOMP_RET_TRACE).
  *
  * A program may install filters of its own, and the kernel then applies
  * the strictest answer of all filters to every syscall, mrr's included. So

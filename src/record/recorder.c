@@ -195,10 +195,12 @@ static void exec_child(const struct record_opts *o)
 	if (getppid() != recorder_pid)
 		_exit(MRR_EXIT_OSERR);
 	raise(SIGSTOP);
-	personality(ADDR_NO_RANDOMIZE);
-	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+	/* setenv allocates, and must do so before rdtsc traps: ASan's
+	 * allocator reads the clock (rdtsc, through the vDSO). */
 	if (o->syscallbuf && o->preload)
 		setenv("LD_PRELOAD", o->preload, 1);
+	personality(ADDR_NO_RANDOMIZE);
+	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
 	if (mrr_install_seccomp_filter() < 0)
 		_exit(MRR_EXIT_OSERR);
 	execv(o->exe, o->argv);

@@ -69,6 +69,13 @@
 #define MRR_SYSCALL_FLUSH    0x6d7201
 #define MRR_SYSCALL_DESYNC   0x6d7202
 
+/* The sixth argument register (r9) of every untraced syscall holds this
+ * token: mrr's seccomp filter lets a call from the page's untraced
+ * instruction run untraced only with it, so that a program that merely
+ * jumps there is still traced (and refused). The program can read the
+ * token here, so it stops mistakes, not a program that studies mrr. */
+#define MRR_SYSCALLBUF_TOKEN 0x6b6f74726d6d7262ull
+
 #define MRR_SYSCALLBUF_MAGIC	0x4642524du /* "MRBF" */
 #define MRR_SYSCALLBUF_SIZE	(1u << 20)  /* bytes, header included */
 #define MRR_SYSCALLBUF_FLUSH_AT (MRR_SYSCALLBUF_SIZE / 2)

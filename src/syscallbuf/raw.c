@@ -6,13 +6,20 @@
  * into the syscall registers (rax, rdi, rsi, rdx, r10, r8, r9). The
  * untraced stub then jumps, rather than calls, to mrr's page: the `ret`
  * there returns straight to our caller, so the seccomp filter sees the
- * page's instruction pointer and the return stack stays balanced. */
+ * page's instruction pointer and the return stack stays balanced. It also
+ * puts MRR_SYSCALLBUF_TOKEN in r9, the sixth argument, which no buffered
+ * call uses. */
 #include "core/tracee.h"
+#include "syscallbuf/abi.h"
 
 /* Where the untraced stub jumps; data rather than an immediate so that the
  * address comes from tracee.h, the one place that defines it. */
 __attribute__((used, visibility("hidden"))) const unsigned long sb_untraced_ip =
 	MRR_PAGE_ADDR + MRR_PAGE_UNTRACED_SYSCALL;
+
+/* What the untraced stub puts in r9 (see MRR_SYSCALLBUF_TOKEN). */
+__attribute__((used, visibility("hidden")))
+const unsigned long sb_untraced_token = MRR_SYSCALLBUF_TOKEN;
 
 #define SB_SHUFFLE                                                             \
 	"	mov %rdi, %rax\n"                                                    \
@@ -35,6 +42,7 @@ __asm__(".text\n"
 	".hidden sb_untraced_syscall\n"
 	".type sb_untraced_syscall, @function\n"
 	"sb_untraced_syscall:\n" SB_SHUFFLE
+	"	mov sb_untraced_token(%rip), %r9\n"
 	"	mov sb_untraced_ip(%rip), %r11\n"
 	"	jmp *%r11\n"
 	".size sb_untraced_syscall, . - sb_untraced_syscall\n");

@@ -9,8 +9,10 @@
  * replay, reproduces) the call. Outside mrr it is a plain syscall.
  *
  * sb_untraced_syscall runs the `syscall; ret` mrr maps at MRR_PAGE_ADDR,
- * which mrr's filter lets through without a stop. It may only be called
- * once mrr accepted the buffer (the page exists only under mrr).
+ * which mrr's filter lets through without a stop. Its sixth argument is
+ * replaced by MRR_SYSCALLBUF_TOKEN (abi.h), which the filter checks. It may
+ * only be called once mrr accepted the buffer (the page exists only under
+ * mrr).
  */
 #ifndef MRR_SYSCALLBUF_RAW_H
 #define MRR_SYSCALLBUF_RAW_H

@@ -9,7 +9,10 @@
  *   madvise-page     madvise(MADV_DONTNEED) over mrr's page (a call the
  *                    syscall buffer takes);
  *   shmat-page       attach a SysV shared memory segment over mrr's page
- *                    with SHM_REMAP.
+ *                    with SHM_REMAP;
+ *   jump-page        call the `syscall; ret` at the start of mrr's page
+ *                    itself (the syscall buffer's untraced instruction),
+ *                    for getrandom, and print the bytes it got.
  * Natively there is nothing to attack and it just passes. Under mrr it must
  * either still pass, recorded and replayed faithfully, or the recording must
  * stop cleanly with an error (refused.sh --allow-faithful checks both). */
@@ -22,6 +25,7 @@
 #include <sys/ipc.h>
 #include <sys/mman.h>
 #include <sys/shm.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define PAGE_ADDR 0x700000000000ull
@@ -66,6 +70,25 @@ static int find_buffer(uintptr_t *start, size_t *len)
 	return found;
 }
 
+/* getrandom(buf, len, 0) through the instruction at PAGE_ADDR, below the
+ * red zone, with garbage in the unused argument registers. */
+static long page_getrandom(void *buf, unsigned long len)
+{
+	long ret = SYS_getrandom;
+
+	__asm__ volatile("sub $128, %%rsp\n\t"
+			 "mov %[page], %%r11\n\t"
+			 "xor %%r10, %%r10\n\t"
+			 "xor %%r8, %%r8\n\t"
+			 "xor %%r9, %%r9\n\t"
+			 "call *%%r11\n\t"
+			 "add $128, %%rsp"
+			 : "+a"(ret)
+			 : "D"(buf), "S"(len), "d"(0), [page] "i"(PAGE_ADDR)
+			 : "rcx", "r8", "r9", "r10", "r11", "memory", "cc");
+	return ret;
+}
+
 static void attack(const char *mode)
 {
 	uintptr_t start;
@@ -106,6 +129,21 @@ static void attack(const char *mode)
 			shmdt(p);
 		printf("shmat over 0x%llx %s\n", PAGE_ADDR,
 		       p == (void *)-1 ? "failed" : "worked");
+	} else if (strcmp(mode, "jump-page") == 0) {
+		unsigned char vec, rnd[8];
+		long r;
+
+		/* natively there is no page to jump to */
+		if (mincore((void *)PAGE_ADDR, 4096, &vec) == 0) {
+			r = page_getrandom(rnd, sizeof(rnd));
+			CHECK(r == sizeof(rnd), "getrandom: %ld", r);
+			printf("random through mrr's page:");
+			for (size_t i = 0; i < sizeof(rnd); i++)
+				printf(" %02x", rnd[i]);
+			printf("\n");
+		} else {
+			printf("no page at 0x%llx\n", PAGE_ADDR);
+		}
 	} else {
 		CHECK(0, "unknown mode %s", mode);
 	}
