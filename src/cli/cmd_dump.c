@@ -4,6 +4,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "dump/dump.h"
+#include "core/sbuf_records.h"
 #include "mrr/trace.h"
 #include "syscalls/table.h"
 
@@ -305,9 +306,20 @@ static uint64_t last_selected(const struct dump_opts *o)
 /* ---- statistics ---- */
 
 struct stats {
+/* Slots of stats.by_nr past the table: numbers the table does not have,
+ * then mrr's own calls (the syscall buffer's, src/syscallbuf/abi.h). */
+#define SLOT_OTHER    MRR_SYSCALL_NR_MAX
+#define SLOT_REGISTER (MRR_SYSCALL_NR_MAX + 1)
+#define SLOT_FLUSH    (MRR_SYSCALL_NR_MAX + 2)
+#define SLOT_DESYNC   (MRR_SYSCALL_NR_MAX + 3)
+#define NSLOTS	      (MRR_SYSCALL_NR_MAX + 4)
+
 	uint64_t events;
-	uint64_t by_kind[MRR_EV_KIND_MAX + 2];	/* last: unknown kinds */
-	uint64_t by_nr[MRR_SYSCALL_NR_MAX + 1]; /* last: out of range */
+	uint64_t by_kind[MRR_EV_KIND_MAX + 2]; /* last: unknown kinds */
+	uint64_t by_nr[NSLOTS];		       /* traced and buffered */
+	uint64_t buffered_by_nr[NSLOTS];
+	/* syscalls: traced events, and buffered calls (the records of the
+	 * MRR_EV_BUFFER flushes, and events flagged buffered) */
 	uint64_t traced, buffered, skipped;
 	uint64_t buffer_calls; /* records in MRR_EV_BUFFER flushes */
 	uint64_t writes, write_bytes, extra_bytes;
@@ -315,6 +327,65 @@ struct stats {
 };
 
 static void stats_add(struct stats *s, const struct mrr_event *ev)
+static int nr_slot(int64_t nr)
+{
+	if (nr >= 0 && nr < MRR_SYSCALL_NR_MAX)
+		return (int)nr;
+	switch (nr) {
+	case MRR_SYSCALL_REGISTER:
+		return SLOT_REGISTER;
+	case MRR_SYSCALL_FLUSH:
+		return SLOT_FLUSH;
+	case MRR_SYSCALL_DESYNC:
+		return SLOT_DESYNC;
+	}
+	return SLOT_OTHER;
+}
+
+static const char *slot_name(int slot, char *buf, size_t buflen)
+{
+	const char *name = mrr_syscall_name(slot);
+
+	switch (slot) {
+	case SLOT_OTHER:
+		return "other numbers";
+	case SLOT_REGISTER:
+		return "mrr_buffer_register";
+	case SLOT_FLUSH:
+		return "mrr_buffer_flush";
+	case SLOT_DESYNC:
+		return "mrr_buffer_desync";
+	}
+	if (name)
+		return name;
+	snprintf(buf, buflen, "syscall_%d", slot);
+	return buf;
+}
+
+/* Counts the buffered calls of one flush by syscall. */
+static void stats_add_flush(struct stats *s, const struct mrr_event *ev)
+{
+	const struct mrr_syscallbuf_rec *rec;
+	const uint8_t *data;
+	uint8_t *recs;
+	size_t off = 0;
+	char err[128];
+
+	if (!ev->extra_len)
+		return;
+	recs = malloc(ev->extra_len); /* 8-aligned, as the walker wants */
+	if (!recs)
+		return;
+	memcpy(recs, ev->extra, ev->extra_len);
+	while (sbuf_next(recs, ev->extra_len, &off, &rec, &data, err,
+			 sizeof(err)) > 0) {
+		s->by_nr[nr_slot(rec->nr)]++;
+		s->buffered_by_nr[nr_slot(rec->nr)]++;
+		s->buffered++;
+	}
+	free(recs);
+}
+
 {
 	uint32_t i;
 
@@ -326,19 +397,21 @@ static void stats_add(struct stats *s, const struct mrr_event *ev)
 			   ? ev->kind
 			   : MRR_EV_KIND_MAX + 1]++;
 	if (ev->kind == MRR_EV_SYSCALL) {
-		s->by_nr[ev->nr >= 0 && ev->nr < MRR_SYSCALL_NR_MAX
-				 ? ev->nr
-				 : MRR_SYSCALL_NR_MAX]++;
-		if (ev->flags & MRR_EVF_BUFFERED)
+		s->by_nr[nr_slot(ev->nr)]++;
+		if (ev->flags & MRR_EVF_BUFFERED) {
 			s->buffered++;
-		else
+			s->buffered_by_nr[nr_slot(ev->nr)]++;
+		} else {
 			s->traced++;
 		if (ev->flags & MRR_EVF_SKIPPED)
+		}
 			s->skipped++;
 	}
-	if (ev->kind == MRR_EV_BUFFER)
+	if (ev->kind == MRR_EV_BUFFER) {
 		s->buffer_calls += ev->args[1];
 	s->writes += ev->nwrites;
+		stats_add_flush(s, ev);
+	}
 	for (i = 0; i < ev->nwrites; i++)
 		s->write_bytes += ev->writes[i].len;
 	s->extra_bytes += ev->extra_len;
@@ -450,8 +523,8 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 {
 	struct mrr_trace_stats ts;
 	struct file_list files = {0};
-	int order[MRR_SYSCALL_NR_MAX + 1], n = 0, i;
-	uint64_t syscalls = s->by_kind[MRR_EV_SYSCALL];
+	int order[NSLOTS], n = 0, i;
+	uint64_t syscalls = s->traced + s->buffered;
 	double ratio;
 	size_t f;
 
@@ -459,7 +532,7 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 	if (mrr_trace_for_each_file(r, collect_file, &files) < 0)
 		files.n = 0;
 	sort_files(&files);
-	for (i = 0; i <= MRR_SYSCALL_NR_MAX; i++)
+	for (i = 0; i < NSLOTS; i++)
 		if (s->by_nr[i])
 			order[n++] = i;
 	qsort_r(order, (size_t)n, sizeof(order[0]), cmp_nr_count,
@@ -486,15 +559,11 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 		       ",\"by_syscall\":{",
 		       syscalls, s->traced, s->buffered, s->skipped);
 		for (i = 0; i < n; i++) {
-			const char *name = mrr_syscall_name(order[i]);
+			char other[32];
 
-			if (name)
-				printf("%s\"%s\":%" PRIu64, i ? "," : "", name,
-				       s->by_nr[order[i]]);
-			else
-				printf("%s\"syscall_%d\":%" PRIu64,
-				       i ? "," : "", order[i],
-				       s->by_nr[order[i]]);
+			printf("%s\"%s\":%" PRIu64, i ? "," : "",
+			       slot_name(order[i], other, sizeof(other)),
+			       s->by_nr[order[i]]);
 		}
 		printf("},\"buffered_calls\":%" PRIu64 ",\"writes\":%" PRIu64
 		       ",\"write_bytes\":%" PRIu64 ",\"chunks\":%" PRIu64
@@ -526,14 +595,15 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 	       " buffered, %" PRIu64 " skipped)\n",
 	       syscalls, s->traced, s->buffered, s->skipped);
 	for (i = 0; i < n; i++) {
-		const char *name = mrr_syscall_name(order[i]);
 		char other[32];
 
-		if (!name) {
-			snprintf(other, sizeof(other), "syscall_%d", order[i]);
-			name = other;
-		}
-		printf("  %-20s %10" PRIu64 "\n", name, s->by_nr[order[i]]);
+		printf("  %-20s %10" PRIu64,
+		       slot_name(order[i], other, sizeof(other)),
+		       s->by_nr[order[i]]);
+		if (s->buffered_by_nr[order[i]])
+			printf("  (%" PRIu64 " buffered)",
+			       s->buffered_by_nr[order[i]]);
+		printf("\n");
 	}
 	printf("buffered calls: %" PRIu64 " in %" PRIu64 " flushes\n",
 	       s->buffer_calls, s->by_kind[MRR_EV_BUFFER]);

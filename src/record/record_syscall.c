@@ -134,8 +134,15 @@ static uint64_t ev_count(struct recorder *rec)
 /* The syscall does not run; the task sees -err (or the given result). */
 static void skip_syscall(struct recorder *rec, struct rtask *t, int64_t result)
 {
-	struct mrr_event ev = {0};
 	struct capture c = {0};
+
+	rec_skip_syscall(rec, t, result, &c);
+}
+
+void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
+		      struct capture *c)
+{
+	struct mrr_event ev = {0};
 	struct user_regs_struct r = t->entry_regs;
 
 	r.orig_rax = (uint64_t)-1;
@@ -149,7 +156,7 @@ static void skip_syscall(struct recorder *rec, struct rtask *t, int64_t result)
 	ev.nr = t->nr;
 	memcpy(ev.args, t->args, sizeof(ev.args));
 	ev.result = result;
-	rec_write_event(rec, t, &ev, &c);
+	rec_write_event(rec, t, &ev, c);
 	t->exit_regs = r;
 	t->have_exit_regs = true;
 	t->last_result = result;
@@ -298,6 +305,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		skip_syscall(rec, t, skip_result);
 		return;
 	}
+	if (rec_virt_entry(rec, t))
+		return;
 	if (creates_thread(t)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d created a thread at event %llu; threads are "
@@ -330,12 +339,6 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		/* it traces nothing, so every other request finds no tracee */
 		skip_syscall(rec, t, -ESRCH);
 		return;
-	case SYS_prctl:
-		if (t->args[0] == PR_SET_TSC) {
-			skip_syscall(rec, t, -EINVAL);
-			return;
-		}
-		break;
 	case SYS_shmdt:
 		t->shm_size = vma_size_at(t, t->args[0]);
 		break;
@@ -351,18 +354,6 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		return;
 	case SYS_madvise:
 		rec_madvise_entry(rec, t);
-		break;
-	case SYS_personality:
-		/* Randomization must stay off for the next exec to replay;
-		 * the program's own value is what the trace keeps. */
-		if (t->args[0] != 0xffffffffu &&
-		    !(t->args[0] & ADDR_NO_RANDOMIZE)) {
-			struct user_regs_struct r = t->entry_regs;
-
-			r.rdi |= ADDR_NO_RANDOMIZE;
-			if (tracee_set_regs(&t->t, &r) < 0)
-				return;
-		}
 		break;
 	}
 	for (i = 0; i < MRR_SC_MAX_OUT; i++) {
@@ -711,6 +702,7 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
 	rec_seccomp_exit(t, &regs);
+	rec_virt_exit(t, &regs);
 	result = (int64_t)regs.rax;
 	t->last_result = result;
 	if (!d && result != -ENOSYS) {

@@ -384,6 +384,7 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	/* The fork's event goes in now, with the child's pid as result. */
 	rec_fork_event(rec, parent, cpid);
 	parent->fork_written = true;
+	rec_virt_inherit(child, parent);
 	parent->in_syscall = true;
 	child->released = true;
 	if (child->held) {

@@ -72,6 +72,14 @@ struct rtask {
 	bool entering_handler;
 	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
 	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
+	/* What the program sees of the settings mrr changes for itself
+	 * (record_virt.c); inherited at fork, kept across exec. */
+	struct rec_virt {
+		bool init;   /* filled in (lazily, from mrr's own) */
+		bool norand; /* ADDR_NO_RANDOMIZE, as the program set it */
+		int tsc;     /* PR_GET_TSC */
+		int seccomp; /* PR_GET_SECCOMP */
+	} virt;
 	bool filter_rewritten; /* seccomp filter install: rdx points at
 				* mrr's rewrite until the exit */
 	/* PR_GET_DUMPABLE as the program set it (0: its parent's; 1: yes;
@@ -125,6 +133,17 @@ void rec_write_event(struct recorder *rec, struct rtask *t,
 uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd);
 void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* At a syscall's entry stop: the call does not run; the task gets result
+ * and the event records c's memory (which the caller wrote into the task). */
+void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
+		      struct capture *c);
+
+/* record_virt.c */
+/* At entry: true when the call was answered (and recorded) here. */
+bool rec_virt_entry(struct recorder *rec, struct rtask *t);
+/* At exit, before the event is written: may correct regs->rax. */
+void rec_virt_exit(struct rtask *t, struct user_regs_struct *regs);
+void rec_virt_inherit(struct rtask *child, struct rtask *parent);
 
 /* record_sbuf.c */
 void rec_sbuf_flush(struct recorder *rec, struct rtask *t);

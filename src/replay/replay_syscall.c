@@ -24,6 +24,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -682,7 +683,7 @@ static bool args_match(const struct mrr_syscall_desc *d,
 		       const struct user_regs_struct *regs,
 		       const struct mrr_event *ev, int *bad)
 {
-	int i, n = d ? d->nargs : 0;
+	int i, n = d ? mrr_syscall_args_used(ev->nr, ev->args) : 0;
 
 	if (!d && (ev->nr == MRR_SYSCALL_REGISTER ||
 		   ev->nr == MRR_SYSCALL_FLUSH || ev->nr == MRR_SYSCALL_DESYNC))
@@ -785,8 +786,17 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_shmdt:
 		replay_shm(rp, t, &regs);
 		return;
-	case SYS_personality: /* randomization stays off: see the recorder */
-		emulate(rp, t, &regs);
+	case SYS_personality:
+		/* Runs, since the persona shapes the next exec's layout
+		 * (ADDR_COMPAT_LAYOUT...); randomisation stays off as at
+		 * record, and the program sees the recorded result (see
+		 * src/record/record_virt.c). */
+		if (ev->args[0] != 0xffffffffu) {
+			regs.rdi = ev->args[0] | ADDR_NO_RANDOMIZE;
+			if (tracee_set_regs(&t->t, &regs) < 0)
+				return;
+		}
+		execute(rp, t, false);
 		return;
 	case SYS_setrlimit:
 	case SYS_prlimit64:

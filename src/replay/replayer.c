@@ -14,6 +14,7 @@
 #include "replay/ptask.h"
 #include "replay/watchdog.h"
 #include "syscalls/table.h"
+#include "syscallbuf/abi.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -76,13 +77,32 @@ static void ptask_remove(struct replayer *rp, struct ptask *t)
 }
 
 void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
+/* "read"; mrr's own calls by their names; "syscall_N" for the rest. */
+static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
+{
+	const char *name = mrr_syscall_name(nr);
+
+	if (name)
+		return name;
+	switch (nr) {
+	case MRR_SYSCALL_REGISTER:
+		return "mrr_buffer_register";
+	case MRR_SYSCALL_FLUSH:
+		return "mrr_buffer_flush";
+	case MRR_SYSCALL_DESYNC:
+		return "mrr_buffer_desync";
+	}
+	snprintf(buf, buflen, "syscall_%" PRId64, nr);
+	return buf;
+}
+
 {
 	const char *name;
-	char res[64];
+	char res[64], other[32];
 
 	switch (ev->kind) {
 	case MRR_EV_SYSCALL:
-		name = mrr_syscall_name(ev->nr);
+		name = event_syscall_name(ev->nr, other, sizeof(other));
 		if (ev->result < 0 && ev->result > -4096 &&
 		    mrr_errno_name((int)-ev->result))
 			snprintf(res, sizeof(res), "-1 %s",
@@ -92,8 +112,8 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 		snprintf(buf, buflen,
 			 "event %" PRIu64 " pid %d: %s(0x%" PRIx64
 			 ", 0x%" PRIx64 ", 0x%" PRIx64 ", ...) = %s",
-			 ev->seq, ev->tid, name ? name : "?", ev->args[0],
-			 ev->args[1], ev->args[2], res);
+			 ev->seq, ev->tid, name, ev->args[0], ev->args[1],
+			 ev->args[2], res);
 		break;
 	case MRR_EV_SIGNAL:
 		name = mrr_signal_name((int)ev->nr);
@@ -116,7 +136,21 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 			 ev->seq, ev->tid, (uint64_t)ev->result);
 		break;
 	default:
-		snprintf(buf, buflen, "event %" PRIu64 " pid %d: kind %u",
+	case MRR_EV_BUFFER:
+		snprintf(buf, buflen,
+			 "event %" PRIu64
+			 " pid %d: syscall buffer flush, %" PRIu64
+			 " buffered calls in %" PRIu64 " bytes",
+			 ev->seq, ev->tid, ev->args[1], ev->args[0]);
+		break;
+	case MRR_EV_BACKTRACE:
+		snprintf(buf, buflen,
+			 "event %" PRIu64
+			 " pid %d: backtrace of the event before",
+			 ev->seq, ev->tid);
+		break;
+		snprintf(buf, buflen,
+			 "event %" PRIu64 " pid %d: unknown event kind %u",
 			 ev->seq, ev->tid, ev->kind);
 	}
 }

@@ -125,6 +125,12 @@ const char *mrr_syscall_name(long nr);
 /* Syscall number for a name, or -1. */
 long mrr_syscall_by_name(const char *name);
 
+/* How many argument registers, from the first, the kernel reads for this
+ * call given its arguments (args.c): the table's count, fewer where an
+ * earlier argument decides (prctl's option, mremap's flags, fcntl's
+ * command, open's flags). 0 for numbers not in the table. */
+int mrr_syscall_args_used(long nr, const uint64_t args[6]);
+
 /* Bytes the kernel may have written for rule, given the call's six argument
  * registers, its result (negative errno on failure) and, for the LENPTR
  * kinds, the u32 at args[rule->len_arg] read before and after the call (pass

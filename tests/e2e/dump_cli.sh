@@ -134,15 +134,22 @@ traced=$(sed -n 's/^syscalls: [0-9]* (\([0-9]*\) traced, \([0-9]*\) buffered.*/\
 bynr=$(sed -n '/^syscalls:/,/^memory writes:/p' "$T/out" | awk '/^  /{s+=$2} END{print s+0}')
 lines=$(grep -c '^[0-9]' "$T/all")
 sclines=$(grep -c '^[0-9]* [0-9]* syscall ' "$T/all")
+buffered=$(sed -n 's/^syscalls: [0-9]* ([0-9]* traced, \([0-9]*\) buffered.*/\1/p' "$T/out")
+bufcalls=$(sed -n 's/^buffered calls: \([0-9]*\) in.*/\1/p' "$T/out")
 madv=$(awk '$1 == "madvise" {print $2}' "$T/out")
 if [ $rc != 0 ] || [ -z "$events" ] || [ -z "$syscalls" ]; then
 	bad "dump -s: exit $rc or no totals: $(head -5 "$T/out")"
 elif [ "$kinds" != "$events" ] || [ "$bynr" != "$syscalls" ] ||
-	[ "$events" != "$lines" ] || [ "$syscalls" != "$sclines" ] ||
-	[ $((traced)) != "$syscalls" ] || [ "$madv" != 1 ]; then
+	[ "$events" != "$lines" ] ||
+	[ "$syscalls" != $((sclines + buffered)) ] ||
+	[ "$buffered" != "$bufcalls" ] ||
+	[ $((traced)) != "$syscalls" ] || [ "$madv" != 1 ] ||
+	grep -q '^  syscall_' "$T/out"; then
 	bad "dump -s: kinds $kinds / events $events / lines $lines," \
-		"by syscall $bynr / syscalls $syscalls / lines $sclines," \
-		"traced+buffered $traced, madvise $madv"
+		"by syscall $bynr / syscalls $syscalls / lines $sclines" \
+		"+ buffered $buffered (buffered calls $bufcalls)," \
+		"traced+buffered $traced, madvise $madv," \
+		"$(grep -c '^  syscall_' "$T/out") unnamed"
 else
 	ok "dump -s: $events events = $kinds by kind = $lines lines;" \
 		"$syscalls syscalls = $bynr by syscall"

@@ -1,0 +1,132 @@
+/* Settings mrr changes in the recorded program for its own needs, kept
+ * out of the program's sight. mrr turns address-space randomisation off
+ * (ADDR_NO_RANDOMIZE in the personality), makes rdtsc trap (PR_SET_TSC)
+ * and installs a seccomp filter; natively the program would see none of
+ * these. Each task carries what it would see (struct rtask.virt): the rdtsc
+ * mode, whether it asked for ADDR_NO_RANDOMIZE itself, and its seccomp
+ * mode. A child inherits them at fork and an exec keeps them, as the kernel
+ * does. The calls that read or change them are answered from that state and
+ * recorded as skipped calls (replay emulates them: result and memory);
+ * personality runs for real, with ADDR_NO_RANDOMIZE kept on, and its result
+ * is corrected. */
+#define _GNU_SOURCE
+#include "core/events.h"
+#include "record/rtask.h"
+
+#include <errno.h>
+#include <linux/seccomp.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+/* What a task of mrr's own would see: where the program starts from. */
+static void virt_init(struct rtask *t)
+{
+	int mode = PR_TSC_ENABLE, seccomp, persona;
+
+	if (t->virt.init)
+		return;
+	t->virt.init = true;
+	if (prctl(PR_GET_TSC, &mode, 0, 0, 0) < 0)
+		mode = PR_TSC_ENABLE;
+	t->virt.tsc = mode;
+	persona = personality(0xffffffff);
+	t->virt.norand = persona != -1 && (persona & ADDR_NO_RANDOMIZE);
+	seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
+	t->virt.seccomp = seccomp > 0 ? seccomp : 0;
+}
+
+void rec_virt_inherit(struct rtask *child, struct rtask *parent)
+{
+	virt_init(parent);
+	child->virt = parent->virt;
+}
+
+bool rec_virt_entry(struct recorder *rec, struct rtask *t)
+{
+	struct capture c = {0};
+	int mode;
+
+	virt_init(t);
+	switch (t->nr) {
+	case SYS_personality:
+		/* Randomisation must stay off for the next exec to replay. */
+		if (t->args[0] != 0xffffffffu &&
+		    !(t->args[0] & ADDR_NO_RANDOMIZE)) {
+			struct user_regs_struct r = t->entry_regs;
+
+			r.rdi |= ADDR_NO_RANDOMIZE;
+			if (tracee_set_regs(&t->t, &r) < 0)
+				return false;
+		}
+		return false;
+	case SYS_prctl:
+		break;
+	default:
+		return false;
+	}
+	switch (t->args[0]) {
+	case PR_GET_TSC:
+		mode = t->virt.tsc;
+		if (tracee_write_all(&t->t, t->args[1], &mode, sizeof(mode)) <
+		    0) {
+			rec_skip_syscall(rec, t, -EFAULT, &c);
+			return true;
+		}
+		capture_add(&c, t, t->args[1], sizeof(mode));
+		rec_skip_syscall(rec, t, 0, &c);
+		free(c.data);
+		return true;
+	case PR_SET_TSC:
+		if (t->args[1] != PR_TSC_ENABLE &&
+		    t->args[1] != PR_TSC_SIGSEGV) {
+			rec_skip_syscall(rec, t, -EINVAL, &c);
+			return true;
+		}
+		t->virt.tsc = (int)t->args[1];
+		rec_skip_syscall(rec, t, 0, &c);
+		return true;
+	case PR_GET_SECCOMP:
+		rec_skip_syscall(rec, t, t->virt.seccomp, &c);
+		return true;
+	}
+	return false;
+}
+
+void rec_virt_exit(struct rtask *t, struct user_regs_struct *regs)
+{
+	int64_t result = (int64_t)regs->rax;
+
+	virt_init(t);
+	switch (t->nr) {
+	case SYS_personality:
+		if (result < 0)
+			return;
+		result &= ~(int64_t)ADDR_NO_RANDOMIZE;
+		if (t->virt.norand)
+			result |= ADDR_NO_RANDOMIZE;
+		if (t->args[0] != 0xffffffffu)
+			t->virt.norand = t->args[0] & ADDR_NO_RANDOMIZE;
+		if ((uint64_t)result != regs->rax) {
+			regs->rax = (uint64_t)result;
+			if (tracee_set_regs(&t->t, regs) < 0)
+				return;
+		}
+		return;
+	case SYS_prctl:
+		if (t->args[0] == PR_SET_SECCOMP && result == 0)
+			t->virt.seccomp = (int)t->args[1];
+		return;
+	case SYS_seccomp:
+		if (result < 0)
+			return;
+		if (t->args[0] == SECCOMP_SET_MODE_STRICT)
+			t->virt.seccomp = SECCOMP_MODE_STRICT;
+		else if (t->args[0] == SECCOMP_SET_MODE_FILTER)
+			t->virt.seccomp = SECCOMP_MODE_FILTER;
+		return;
+	}
+}

@@ -1,0 +1,103 @@
+/* Which argument registers the kernel reads for one call. Most syscalls
+ * read the table's count; a few read their later arguments only for some
+ * values of an earlier one, and libc leaves whatever the registers held in
+ * the others (prctl and fcntl are variadic in libc, and mremap reads its
+ * fifth argument only with MREMAP_FIXED or MREMAP_DONTUNMAP). The replay
+ * compares only the registers counted here: the others are not inputs of
+ * the call, and may differ between two runs of the same program. */
+#include "syscalls/table.h"
+
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+#include <linux/mman.h>
+#include <linux/prctl.h>
+#include <stdbool.h>
+
+#ifndef MREMAP_DONTUNMAP
+#define MREMAP_DONTUNMAP 4
+#endif
+
+/* prctl: how many arguments (the option included) the option reads. An
+ * option that requires its unused arguments to be 0 reads all five. */
+static int prctl_args(uint64_t option)
+{
+	switch (option) {
+	case PR_GET_DUMPABLE:
+	case PR_GET_KEEPCAPS:
+	case PR_GET_TIMING:
+	case PR_GET_SECCOMP:
+	case PR_GET_SECUREBITS:
+	case PR_GET_TIMERSLACK:
+	case PR_TASK_PERF_EVENTS_DISABLE:
+	case PR_TASK_PERF_EVENTS_ENABLE:
+	case PR_GET_FP_MODE:
+		return 1;
+	case PR_SET_PDEATHSIG:
+	case PR_GET_PDEATHSIG:
+	case PR_SET_DUMPABLE:
+	case PR_GET_UNALIGN:
+	case PR_SET_UNALIGN:
+	case PR_SET_KEEPCAPS:
+	case PR_GET_FPEMU:
+	case PR_SET_FPEMU:
+	case PR_GET_FPEXC:
+	case PR_SET_FPEXC:
+	case PR_SET_TIMING:
+	case PR_SET_NAME:
+	case PR_GET_NAME:
+	case PR_GET_ENDIAN:
+	case PR_SET_ENDIAN:
+	case PR_CAPBSET_READ:
+	case PR_CAPBSET_DROP:
+	case PR_GET_TSC:
+	case PR_SET_TSC:
+	case PR_SET_SECUREBITS:
+	case PR_SET_TIMERSLACK:
+	case PR_SET_CHILD_SUBREAPER:
+	case PR_GET_CHILD_SUBREAPER:
+	case PR_GET_TID_ADDRESS:
+	case PR_SET_FP_MODE:
+	case PR_SET_PTRACER:
+		return 2;
+	case PR_SET_SECCOMP:
+		return 3;
+	}
+	return 5;
+}
+
+/* fcntl commands that take no third argument. */
+static bool fcntl_no_arg(uint64_t cmd)
+{
+	switch (cmd) {
+	case F_GETFD:
+	case F_GETFL:
+	case F_GETOWN:
+	case F_GETSIG:
+	case F_GETLEASE:
+	case F_GETPIPE_SZ:
+	case F_GET_SEALS:
+		return true;
+	}
+	return false;
+}
+
+int mrr_syscall_args_used(long nr, const uint64_t args[6])
+{
+	const struct mrr_syscall_desc *d = mrr_syscall_lookup(nr);
+
+	if (!d)
+		return 0;
+	switch (nr) {
+	case __NR_prctl:
+		return prctl_args(args[0]);
+	case __NR_mremap:
+		return args[3] & (MREMAP_FIXED | MREMAP_DONTUNMAP) ? 5 : 4;
+	case __NR_fcntl:
+		return fcntl_no_arg(args[1]) ? 2 : 3;
+	case __NR_open:
+		return args[1] & (O_CREAT | __O_TMPFILE) ? 3 : 2;
+	case __NR_openat:
+		return args[2] & (O_CREAT | __O_TMPFILE) ? 4 : 3;
+	}
+	return d->nargs;
+}
