@@ -1,6 +1,7 @@
 /* mrr dump: print a trace's events, their memory effects and statistics. */
 #define _GNU_SOURCE
 #include "cli/cli.h"
+#include "cli/trust.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "dump/dump.h"
@@ -624,6 +625,16 @@ out:
 
 /* ---- the verb ---- */
 
+/* dump runs nothing of a trace: it says whose it is and goes on. */
+static void warn_if_foreign(const char *dir)
+{
+	char desc[PATH_MAX + 128];
+	uid_t owner;
+
+	if (trace_owner_check(dir, &owner, desc, sizeof(desc)) == 1)
+		mrr_err("warning: %s", desc);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o = {0};
@@ -642,6 +653,7 @@ int cmd_dump(int argc, char **argv)
 		return err < 0 ? MRR_EXIT_OK : err;
 	if (resolve_trace_arg(o.trace, dir, sizeof(dir)) < 0)
 		return MRR_EXIT_NOINPUT;
+	warn_if_foreign(dir);
 	err = mrr_trace_open(dir, o.reader_flags, &r, msg, sizeof(msg));
 	if (err) {
 		mrr_err("%s", msg);

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,8 @@ static const char help[] =
 	"  incomplete    never committed (the recorder was killed or\n"
 	"                crashed); events counts what `dump -f` salvages\n"
 	"  corrupt       the header or commit is damaged\n"
-	"The latest trace is marked with *.\n"
+	"The latest trace is marked with *. A trace of another user has\n"
+	"\", owner NAME\" after its state.\n"
 	"\n"
 	"Exit status: 0 listed (also when there are no traces); 64 usage;\n"
 	"66 the trace directory cannot be read.\n";
@@ -38,6 +40,7 @@ struct row {
 	char name[NAME_MAX + 1];
 	char program[64];
 	char state[16];
+	char owner[40]; /* another user's name, or "" */
 	int64_t start_ns;
 	uint64_t events;
 	uint64_t bytes;
@@ -228,6 +231,16 @@ int cmd_ls(int argc, char **argv)
 		snprintf(row->name, sizeof(row->name), "%s", e->d_name);
 		row->bytes = disk_usage(fd, e->d_name);
 		row->latest = latest_name && !strcmp(latest_name, e->d_name);
+		if (st.st_uid != geteuid()) {
+			struct passwd *pw = getpwuid(st.st_uid);
+
+			if (pw && pw->pw_name)
+				snprintf(row->owner, sizeof(row->owner), "%s",
+					 pw->pw_name);
+			else
+				snprintf(row->owner, sizeof(row->owner),
+					 "uid %u", (unsigned)st.st_uid);
+		}
 		describe(root, e->d_name, row);
 	}
 	closedir(d);
@@ -255,9 +268,10 @@ int cmd_ls(int argc, char **argv)
 		if (row->have_events)
 			snprintf(events, sizeof(events), "%" PRIu64,
 				 row->events);
-		printf("%c %-24s %-20s %-19s %10s %8s  %s\n",
+		printf("%c %-24s %-20s %-19s %10s %8s  %s%s%s\n",
 		       row->latest ? '*' : ' ', row->name, row->program, date,
-		       events, size, row->state);
+		       events, size, row->state,
+		       row->owner[0] ? ", owner " : "", row->owner);
 	}
 	free(rows);
 	return MRR_EXIT_OK;

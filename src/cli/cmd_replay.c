@@ -1,15 +1,18 @@
 #include "cli/cli.h"
+#include "cli/trust.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
+#include "replay/cleanup.h"
 #include "replay/replayer.h"
 
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static const char help[] =
-	"usage: mrr replay [-q] [-f] [TRACE]\n"
+	"usage: mrr replay [-q] [-f] [--allow-foreign] [TRACE]\n"
 	"\n"
 	"Runs the recorded program again from TRACE (default: the latest\n"
 	"trace), feeding it the recorded inputs and checking every event.\n"
@@ -21,10 +24,14 @@ static const char help[] =
 	"      --stall-timeout SECONDS  report the replay stuck when a task\n"
 	"                    it waits for stays blocked this long (default\n"
 	"                    10; 0: never)\n"
+	"      --allow-foreign  replay a trace that belongs to another user\n"
+	"                    (or is reached through their latest-trace\n"
+	"                    link): it runs their program as you\n"
 	"\n"
 	"Exit status: 0 the recording was reproduced; 64 usage; 65 trace\n"
-	"unreadable or incomplete; 66 trace not found; 70 divergence (or the\n"
-	"replay was stuck).\n";
+	"unreadable, incomplete or inconsistent; 66 trace not found; 70\n"
+	"divergence (or the replay was stuck); 77 the trace belongs to\n"
+	"another user.\n";
 
 int cmd_replay(int argc, char **argv)
 {
@@ -32,13 +39,15 @@ int cmd_replay(int argc, char **argv)
 		{"quiet", no_argument, 0, 'q'},
 		{"force", no_argument, 0, 'f'},
 		{"divergence-json", required_argument, 0, 'j'},
+		{"allow-foreign", no_argument, 0, 'F'},
 		{"stall-timeout", required_argument, 0, 'w'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	struct replay_opts o = {0};
 	char dir[PATH_MAX], abs[PATH_MAX];
-	int c;
+	bool allow_foreign = false;
+	int c, ret;
 
 	opterr = 0;
 	optind = 1;
@@ -52,6 +61,9 @@ int cmd_replay(int argc, char **argv)
 			break;
 		case 'j':
 			o.divergence_json = optarg;
+			break;
+		case 'F':
+			allow_foreign = true;
 			break;
 		case 'w': {
 			char *end;
@@ -77,11 +89,15 @@ int cmd_replay(int argc, char **argv)
 	if (resolve_trace_arg(optind < argc ? argv[optind] : NULL, dir,
 			      sizeof(dir)) < 0)
 		return MRR_EXIT_NOINPUT;
+	ret = replay_preflight(dir, allow_foreign, o.force);
+	if (ret)
+		return ret;
 	/* the replayed program runs in its recorded cwd: paths into the trace
 	 * must not depend on ours */
 	if (realpath(dir, abs))
 		o.trace_dir = abs;
 	else
 		o.trace_dir = dir;
+	replay_cleanup_install();
 	return mrr_replay(&o);
 }

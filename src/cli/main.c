@@ -15,7 +15,7 @@ static const char usage[] =
 	"verbs:\n"
 	"  record [-o DIR] [-n] [--sync] [--] PROG [ARGS...]\n"
 	"                       run PROG and write a trace\n"
-	"  replay [-q] [-f] [TRACE]\n"
+	"  replay [-q] [-f] [--allow-foreign] [TRACE]\n"
 	"                       run the recorded program again from TRACE\n"
 	"  dump [OPTIONS] [TRACE] [EVENTS]\n"
 	"                       print the events of TRACE\n"
@@ -34,7 +34,8 @@ static const char usage[] =
 	"  69  recording stopped on something mrr does not support\n"
 	"  70  replay diverged from the recording\n"
 	"  71  the system refused an operation mrr needs (ptrace, fork)\n"
-	"  73  the trace could not be written (disk full, permissions)\n";
+	"  73  the trace could not be written (disk full, permissions)\n"
+	"  77  replay refused another user's trace (see --allow-foreign)\n";
 
 int usage_error(const char *verb, const char *fmt, ...)
 {

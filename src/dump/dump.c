@@ -181,7 +181,7 @@ static void map_elf(struct mrr_dump *d, struct das *as, const char *name,
 	if (!d->r || !name[0] ||
 	    mrr_trace_file_path(d->r, name, path, sizeof(path)))
 		return;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0)
 		return;
 	if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||

@@ -149,7 +149,7 @@ static long read_mapped(struct mrr_dump *d, const struct das *as, uint64_t addr,
 		return -1;
 	if (mrr_trace_file_path(d->r, m->file, path, sizeof(path)))
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0)
 		return -1;
 	if (m->end - addr < len)

@@ -279,10 +279,14 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 		mrr_debug("pid %d: cannot open its memory", t->t.tid);
 	mrr_pagemap_close(t->pagemap);
 	t->pagemap = NULL;
-	if (tracee_map_mrr_page(&t->t) < 0)
+	if (tracee_map_mrr_page(&t->t) < 0) {
+		/* No exec event: the replay could not set up this image
+		 * either, and would report that as a divergence. */
 		rec_stop(rec, MRR_EXIT_OSERR,
 			 "cannot map mrr's page into pid %d at 0x%llx",
 			 t->t.tid, (unsigned long long)MRR_PAGE_ADDR);
+		return;
+	}
 	if (tracee_get_regs(&t->t, &regs) < 0)
 		return;
 	if (rec_patch_vdso(t, &c) < 0)

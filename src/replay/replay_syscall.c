@@ -7,6 +7,7 @@
 #include "core/events.h"
 #include "core/log.h"
 #include "core/seccomp_filter.h"
+#include "replay/cleanup.h"
 #include "replay/ptask.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
@@ -24,7 +25,6 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
-#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -255,13 +255,10 @@ static int private_copy(struct replayer *rp, const char *name, const char *src,
 	ssize_t n;
 
 	if (!rp->tmpdir[0]) {
-		const char *tmp = getenv("TMPDIR");
-
-		snprintf(rp->tmpdir, sizeof(rp->tmpdir), "%s/mrr-replay-XXXXXX",
-			 tmp && tmp[0] ? tmp : "/tmp");
-		if (!mkdtemp(rp->tmpdir)) {
+		err = replay_tmpdir_create(rp->tmpdir, sizeof(rp->tmpdir));
+		if (err) {
 			rp->tmpdir[0] = 0;
-			return -errno;
+			return err;
 		}
 	}
 	if ((size_t)snprintf(buf, buflen, "%s/%s", rp->tmpdir, name) >= buflen)
@@ -303,8 +300,6 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 		emulate(rp, t, regs);
 		return;
 	}
-	if (replay_refuse_mrr_page(rp, addr, ev->args[1]))
-		return;
 	/* Place it where it was; locks are not replayed. */
 	flags = (flags & ~(uint64_t)(MAP_LOCKED | MAP_FIXED_NOREPLACE)) |
 		MAP_FIXED;
@@ -437,8 +432,6 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 			rp->status = 65;
 			return;
 		}
-		if (replay_refuse_mrr_page(rp, d->start, d->end - d->start))
-			return;
 		how = d->fill == MRR_FILL_HOLE ? MADV_REMOVE : MADV_DONTNEED;
 		if (first) {
 			first = false;
@@ -546,8 +539,6 @@ static void replay_shm(struct replayer *rp, struct ptask *t,
 			set_result(rp, t, ev->result);
 		return;
 	}
-	if (replay_refuse_mrr_page(rp, (uint64_t)ev->result, x->size))
-		return;
 	if (ev->args[2] & SHM_RDONLY)
 		prot = PROT_READ;
 	if (ev->args[2] & SHM_EXEC)
@@ -683,7 +674,7 @@ static bool args_match(const struct mrr_syscall_desc *d,
 		       const struct user_regs_struct *regs,
 		       const struct mrr_event *ev, int *bad)
 {
-	int i, n = d ? mrr_syscall_args_used(ev->nr, ev->args) : 0;
+	int i, n = d ? d->nargs : 0;
 
 	if (!d && (ev->nr == MRR_SYSCALL_REGISTER ||
 		   ev->nr == MRR_SYSCALL_FLUSH || ev->nr == MRR_SYSCALL_DESYNC))
@@ -786,17 +777,8 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_shmdt:
 		replay_shm(rp, t, &regs);
 		return;
-	case SYS_personality:
-		/* Runs, since the persona shapes the next exec's layout
-		 * (ADDR_COMPAT_LAYOUT...); randomisation stays off as at
-		 * record, and the program sees the recorded result (see
-		 * src/record/record_virt.c). */
-		if (ev->args[0] != 0xffffffffu) {
-			regs.rdi = ev->args[0] | ADDR_NO_RANDOMIZE;
-			if (tracee_set_regs(&t->t, &regs) < 0)
-				return;
-		}
-		execute(rp, t, false);
+	case SYS_personality: /* randomization stays off: see the recorder */
+		emulate(rp, t, &regs);
 		return;
 	case SYS_setrlimit:
 	case SYS_prlimit64:
@@ -812,9 +794,6 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		break;
 	case SYS_mremap:
 		/* keep the mapping where it went at record */
-		if (replay_refuse_mrr_page(rp, (uint64_t)ev->result,
-					   ev->args[2]))
-			return;
 		if (ev->result > 0 && (uint64_t)ev->result != ev->args[0] &&
 		    (ev->args[3] & MREMAP_MAYMOVE)) {
 			regs.r10 = ev->args[3] | MREMAP_FIXED;

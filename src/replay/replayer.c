@@ -11,6 +11,7 @@
 #include "core/seccomp_filter.h"
 #include "core/tsc_patch.h"
 #include "record/backtrace.h"
+#include "replay/cleanup.h"
 #include "replay/ptask.h"
 #include "replay/watchdog.h"
 #include "syscalls/table.h"
@@ -1035,7 +1036,6 @@ int mrr_replay(const struct replay_opts *o)
 	mrr_trace_close(rp.r);
 	free(rp.verified);
 	free(extra);
-	if (rp.tmpdir[0])
-		remove_flat_dir(rp.tmpdir);
+	replay_tmpdir_remove();
 	return rp.status;
 }

@@ -103,9 +103,12 @@ static int read_small_file(int dir_fd, const char *name, size_t max,
 	ssize_t n;
 	int fd, ret = 0;
 
-	fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+	/* Non-blocking and not following links: a FIFO planted as a trace
+	 * file would block the open itself for ever. */
+	fd = openat(dir_fd, name,
+		    O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
 	if (fd < 0)
-		return -errno;
+		return errno == ELOOP ? -EFBIG : -errno;
 	if (fstat(fd, &st)) {
 		ret = -errno;
 		goto out_close_fd;
@@ -575,9 +578,9 @@ int mrr_trace_open(const char *dir, unsigned flags, mrr_trace_reader **out,
 	if (ret)
 		goto out_close;
 
-	r->events_fd =
-		openat(r->dir_fd, TRACE_EVENTS_NAME, O_RDONLY | O_CLOEXEC);
-	if (r->events_fd < 0 && errno != ENOENT) {
+	r->events_fd = openat(r->dir_fd, TRACE_EVENTS_NAME,
+			      O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (r->events_fd < 0 && errno != ENOENT && errno != ELOOP) {
 		ret = -errno;
 		set_msg(errbuf, errlen,
 			"cannot open the event stream of trace %s: %s", dir,
@@ -588,7 +591,8 @@ int mrr_trace_open(const char *dir, unsigned flags, mrr_trace_reader **out,
 	    !S_ISREG(st.st_mode)) {
 		ret = MRR_E_CORRUPT;
 		set_msg(errbuf, errlen,
-			"trace %s is corrupt: its event stream is missing",
+			"trace %s is corrupt: its event stream is missing "
+			"or not a regular file",
 			dir);
 		goto out_close;
 	}
@@ -777,6 +781,7 @@ int mrr_trace_file_path(const mrr_trace_reader *r, const char *name, char *buf,
 int mrr_trace_file_verify(const mrr_trace_reader *r, const char *name)
 {
 	struct trace_xxh64_state hs;
+	struct stat st;
 	char rel[MRR_STORED_NAME_MAX + sizeof(TRACE_FILES_DIR) + 1];
 	uint64_t want_hash, want_size, size = 0;
 	char *end;
@@ -789,9 +794,14 @@ int mrr_trace_file_verify(const mrr_trace_reader *r, const char *name)
 		return -EINVAL;
 	want_size = strtoull(end + 1, NULL, 16);
 	snprintf(rel, sizeof(rel), "%s/%s", TRACE_FILES_DIR, name);
-	fd = openat(r->dir_fd, rel, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = openat(r->dir_fd, rel,
+		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
-		return -errno;
+		return errno == ELOOP ? -ENOENT : -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOENT;
+	}
 	trace_xxh64_init(&hs, 0);
 	err = trace_hash_file(fd, -1, &hs, &size);
 	close(fd);
