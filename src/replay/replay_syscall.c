@@ -25,6 +25,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
+#include <sys/personality.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -300,6 +301,8 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 		emulate(rp, t, regs);
 		return;
 	}
+	if (replay_refuse_mrr_page(rp, addr, ev->args[1]))
+		return;
 	/* Place it where it was; locks are not replayed. */
 	flags = (flags & ~(uint64_t)(MAP_LOCKED | MAP_FIXED_NOREPLACE)) |
 		MAP_FIXED;
@@ -432,6 +435,8 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 			rp->status = 65;
 			return;
 		}
+		if (replay_refuse_mrr_page(rp, d->start, d->end - d->start))
+			return;
 		how = d->fill == MRR_FILL_HOLE ? MADV_REMOVE : MADV_DONTNEED;
 		if (first) {
 			first = false;
@@ -539,6 +544,8 @@ static void replay_shm(struct replayer *rp, struct ptask *t,
 			set_result(rp, t, ev->result);
 		return;
 	}
+	if (replay_refuse_mrr_page(rp, (uint64_t)ev->result, x->size))
+		return;
 	if (ev->args[2] & SHM_RDONLY)
 		prot = PROT_READ;
 	if (ev->args[2] & SHM_EXEC)
@@ -674,7 +681,7 @@ static bool args_match(const struct mrr_syscall_desc *d,
 		       const struct user_regs_struct *regs,
 		       const struct mrr_event *ev, int *bad)
 {
-	int i, n = d ? d->nargs : 0;
+	int i, n = d ? mrr_syscall_args_used(ev->nr, ev->args) : 0;
 
 	if (!d && (ev->nr == MRR_SYSCALL_REGISTER ||
 		   ev->nr == MRR_SYSCALL_FLUSH || ev->nr == MRR_SYSCALL_DESYNC))
@@ -777,8 +784,17 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_shmdt:
 		replay_shm(rp, t, &regs);
 		return;
-	case SYS_personality: /* randomization stays off: see the recorder */
-		emulate(rp, t, &regs);
+	case SYS_personality:
+		/* Runs, since the persona shapes the next exec's layout
+		 * (ADDR_COMPAT_LAYOUT...); randomisation stays off as at
+		 * record, and the program sees the recorded result (see
+		 * src/record/record_virt.c). */
+		if (ev->args[0] != 0xffffffffu) {
+			regs.rdi = ev->args[0] | ADDR_NO_RANDOMIZE;
+			if (tracee_set_regs(&t->t, &regs) < 0)
+				return;
+		}
+		execute(rp, t, false);
 		return;
 	case SYS_setrlimit:
 	case SYS_prlimit64:
@@ -794,6 +810,9 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		break;
 	case SYS_mremap:
 		/* keep the mapping where it went at record */
+		if (replay_refuse_mrr_page(rp, (uint64_t)ev->result,
+					   ev->args[2]))
+			return;
 		if (ev->result > 0 && (uint64_t)ev->result != ev->args[0] &&
 		    (ev->args[3] & MREMAP_MAYMOVE)) {
 			regs.r10 = ev->args[3] | MREMAP_FIXED;
