@@ -241,6 +241,38 @@ static void write_divergence_json(struct replayer *rp, struct ptask *t,
 	fclose(f);
 }
 
+/* The likeliest cause of a divergence mrr cannot prevent: processes that
+ * raced on memory they share (README, Limits). Says so when the diverging
+ * task has writable shared mappings and other processes are replayed. */
+static void hint_shared_memory(struct replayer *rp, struct ptask *t)
+{
+	struct proc_vma *v = NULL;
+	long n, i, shown = 0;
+
+	if (!rp->tasks || (rp->tasks == t && !t->next))
+		return;
+	n = proc_read_vmas(t->t.tid, false, &v);
+	for (i = 0; i < n; i++) {
+		if (!v[i].shared || !(v[i].prot & PROT_WRITE))
+			continue;
+		if (!shown++)
+			fprintf(stderr,
+				"mrr:   note: pid %d shares writable memory "
+				"with other processes; if they raced on it "
+				"at record, the replay cannot repeat the race "
+				"(README, Limits):\n",
+				rp->ev.tid);
+		if (shown > 4)
+			continue;
+		fprintf(stderr, "mrr:     0x%" PRIx64 "-0x%" PRIx64 " %s\n",
+			v[i].start, v[i].end,
+			v[i].name[0] ? v[i].name : "(anonymous)");
+	}
+	if (shown > 4)
+		fprintf(stderr, "mrr:     and %ld more\n", shown - 4);
+	free(v);
+}
+
 void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 {
 	char msg[1024], code[64], dis[2048] = "", bt[4096] = "";
@@ -284,6 +316,8 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 	for (i = rp->nrecent > RECENT_EVENTS ? rp->nrecent - RECENT_EVENTS : 0;
 	     i < rp->nrecent; i++)
 		fprintf(stderr, "mrr:     %s\n", rp->recent[i % RECENT_EVENTS]);
+	if (t)
+		hint_shared_memory(rp, t);
 	if (rp->o->divergence_json)
 		write_divergence_json(rp, t, msg, have_regs ? &regs : NULL, dis,
 				      bt);
