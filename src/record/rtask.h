@@ -161,8 +161,9 @@ bool rec_seccomp_entry(struct recorder *rec, struct rtask *t);
  * the rewrite changed. */
 void rec_seccomp_exit(struct rtask *t, struct user_regs_struct *regs);
 /* Whether t's syscall sends a signal to mrr's own process (kill, tkill,
- * tgkill, rt_[tg]sigqueueinfo, pidfd_send_signal). mrr takes no signal
- * from the program it records: such a call is skipped, with result 0. */
+ * tgkill, rt_[tg]sigqueueinfo, pidfd_send_signal), or a stop signal to
+ * mrr's process group or to every process. mrr takes no signal from the
+ * program it records: such a call is skipped, with result 0. */
 bool rec_signals_mrr(struct rtask *t);
 /* Whether si (in mrr's SIGINT/TERM/HUP handler) was sent by a process mrr
  * traces, e.g. kill(0, SIGINT) to the whole process group. Such a signal is

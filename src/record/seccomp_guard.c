@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/magic.h>
@@ -113,6 +114,15 @@ bool rec_signals_mrr(struct rtask *t)
 	const uint64_t *a = t->args;
 	pid_t self = getpid();
 
+	/* A stop signal to mrr's whole process group (or to everyone) would
+	 * stop mrr too; job control is not recorded (README "Limits"), so it
+	 * goes nowhere. */
+	if (t->nr == SYS_kill &&
+	    (a[1] == SIGSTOP || a[1] == SIGTSTP || a[1] == SIGTTIN ||
+	     a[1] == SIGTTOU) &&
+	    ((pid_t)a[0] == -1 || (pid_t)a[0] == -getpgrp() ||
+	     ((pid_t)a[0] == 0 && getpgid(t->t.tid) == getpgrp())))
+		return true;
 	switch (t->nr) {
 	case SYS_kill:
 	case SYS_tkill:
