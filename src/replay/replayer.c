@@ -14,8 +14,8 @@
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
 #include "replay/watchdog.h"
-#include "syscalls/table.h"
 #include "syscallbuf/abi.h"
+#include "syscalls/table.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -77,7 +77,6 @@ static void ptask_remove(struct replayer *rp, struct ptask *t)
 	free(t);
 }
 
-void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 /* "read"; mrr's own calls by their names; "syscall_N" for the rest. */
 static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
 {
@@ -97,6 +96,7 @@ static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
 	return buf;
 }
 
+void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 {
 	const char *name;
 	char res[64], other[32];
@@ -136,7 +136,6 @@ static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
 			 "event %" PRIu64 " pid %d: exit, status 0x%" PRIx64,
 			 ev->seq, ev->tid, (uint64_t)ev->result);
 		break;
-	default:
 	case MRR_EV_BUFFER:
 		snprintf(buf, buflen,
 			 "event %" PRIu64
@@ -150,6 +149,7 @@ static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
 			 " pid %d: backtrace of the event before",
 			 ev->seq, ev->tid);
 		break;
+	default:
 		snprintf(buf, buflen,
 			 "event %" PRIu64 " pid %d: unknown event kind %u",
 			 ev->seq, ev->tid, ev->kind);
