@@ -4,8 +4,8 @@
 #include "cli/trust.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
-#include "dump/dump.h"
 #include "core/sbuf_records.h"
+#include "dump/dump.h"
 #include "mrr/trace.h"
 #include "syscalls/table.h"
 
@@ -306,7 +306,6 @@ static uint64_t last_selected(const struct dump_opts *o)
 
 /* ---- statistics ---- */
 
-struct stats {
 /* Slots of stats.by_nr past the table: numbers the table does not have,
  * then mrr's own calls (the syscall buffer's, src/syscallbuf/abi.h). */
 #define SLOT_OTHER    MRR_SYSCALL_NR_MAX
@@ -315,6 +314,7 @@ struct stats {
 #define SLOT_DESYNC   (MRR_SYSCALL_NR_MAX + 3)
 #define NSLOTS	      (MRR_SYSCALL_NR_MAX + 4)
 
+struct stats {
 	uint64_t events;
 	uint64_t by_kind[MRR_EV_KIND_MAX + 2]; /* last: unknown kinds */
 	uint64_t by_nr[NSLOTS];		       /* traced and buffered */
@@ -327,7 +327,6 @@ struct stats {
 	uint64_t first_seq, last_seq;
 };
 
-static void stats_add(struct stats *s, const struct mrr_event *ev)
 static int nr_slot(int64_t nr)
 {
 	if (nr >= 0 && nr < MRR_SYSCALL_NR_MAX)
@@ -387,6 +386,7 @@ static void stats_add_flush(struct stats *s, const struct mrr_event *ev)
 	free(recs);
 }
 
+static void stats_add(struct stats *s, const struct mrr_event *ev)
 {
 	uint32_t i;
 
@@ -404,15 +404,15 @@ static void stats_add_flush(struct stats *s, const struct mrr_event *ev)
 			s->buffered_by_nr[nr_slot(ev->nr)]++;
 		} else {
 			s->traced++;
-		if (ev->flags & MRR_EVF_SKIPPED)
 		}
+		if (ev->flags & MRR_EVF_SKIPPED)
 			s->skipped++;
 	}
 	if (ev->kind == MRR_EV_BUFFER) {
 		s->buffer_calls += ev->args[1];
-	s->writes += ev->nwrites;
 		stats_add_flush(s, ev);
 	}
+	s->writes += ev->nwrites;
 	for (i = 0; i < ev->nwrites; i++)
 		s->write_bytes += ev->writes[i].len;
 	s->extra_bytes += ev->extra_len;
