@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 	*) usage ;;
 	esac
 done
-[ -n "$mrr" ] && [ -n "$checksum" ] || usage
+if [ -z "$mrr" ] || [ -z "$checksum" ]; then usage; fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-tsc-modes.XXXXXX") || exit 1
 failed=0
