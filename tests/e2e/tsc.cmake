@@ -5,7 +5,7 @@
 #               choice, and the refusals
 
 set(tsc_args)
-foreach(p rdtsc)
+foreach(p rdtsc static_rdtsc)
   if(TARGET mrrprog_${p})
     list(APPEND tsc_args --rdtsc $<TARGET_FILE:mrrprog_${p}>)
   endif()
