@@ -42,6 +42,8 @@ void mrr_dump_free(struct mrr_dump *d)
 	for (i = 0; i < d->ntasks; i++)
 		das_put(d->tasks[i].as);
 	free(d->tasks);
+	tid_index_free(&d->task_ix);
+	tid_index_free(&d->tid_ix);
 	free(d->tids);
 	free(d->files);
 	sb_free(&d->line);
@@ -54,14 +56,74 @@ int32_t mrr_dump_first_tid(const struct mrr_dump *d)
 	return d->first_tid;
 }
 
+static size_t tid_hash(int32_t tid, size_t cap)
+{
+	return (size_t)(((uint32_t)tid * 2654435761u) & (cap - 1));
+}
+
+long tid_index_get(const struct tid_index *ix, int32_t tid)
+{
+	size_t h;
+
+	if (!ix->cap || !tid)
+		return -1;
+	for (h = tid_hash(tid, ix->cap); ix->tids[h];
+	     h = (h + 1) & (ix->cap - 1))
+		if (ix->tids[h] == tid)
+			return ix->slots[h];
+	return -1;
+}
+
+int tid_index_put(struct tid_index *ix, int32_t tid, uint32_t idx)
+{
+	size_t h;
+
+	if (!tid)
+		return 0;
+	if ((ix->n + 1) * 2 > ix->cap) {
+		struct tid_index big = {0};
+
+		big.cap = ix->cap ? ix->cap * 2 : 64;
+		big.tids = calloc(big.cap, sizeof(*big.tids));
+		big.slots = calloc(big.cap, sizeof(*big.slots));
+		if (!big.tids || !big.slots) {
+			tid_index_free(&big);
+			return -ENOMEM;
+		}
+		for (h = 0; h < ix->cap; h++)
+			if (ix->tids[h])
+				tid_index_put(&big, ix->tids[h], ix->slots[h]);
+		tid_index_free(ix);
+		*ix = big;
+	}
+	for (h = tid_hash(tid, ix->cap); ix->tids[h] && ix->tids[h] != tid;
+	     h = (h + 1) & (ix->cap - 1))
+		;
+	if (!ix->tids[h])
+		ix->n++;
+	ix->tids[h] = tid;
+	ix->slots[h] = idx;
+	return 0;
+}
+
+void tid_index_free(struct tid_index *ix)
+{
+	free(ix->tids);
+	free(ix->slots);
+	memset(ix, 0, sizeof(*ix));
+}
+
 struct dtask *dump_task(struct mrr_dump *d, int32_t tid, bool create)
 {
 	struct dtask *t;
-	size_t i;
+	long i = tid_index_get(&d->task_ix, tid);
 
-	for (i = 0; i < d->ntasks; i++)
-		if (d->tasks[i].tid == tid)
-			return &d->tasks[i];
+	if (i >= 0)
+		return &d->tasks[i];
+	/* tid 0 is never indexed: look for it the slow way */
+	for (size_t k = 0; !tid && k < d->ntasks; k++)
+		if (d->tasks[k].tid == tid)
+			return &d->tasks[k];
 	if (!create)
 		return NULL;
 	if (d->ntasks == d->tasks_cap) {
@@ -73,6 +135,8 @@ struct dtask *dump_task(struct mrr_dump *d, int32_t tid, bool create)
 		d->tasks = t;
 		d->tasks_cap = ncap;
 	}
+	if (tid_index_put(&d->task_ix, tid, (uint32_t)d->ntasks))
+		return NULL;
 	t = &d->tasks[d->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
@@ -84,12 +148,9 @@ struct dtask *dump_task(struct mrr_dump *d, int32_t tid, bool create)
 uint64_t mrr_dump_backtrace_owner(const struct mrr_dump *d,
 				  const struct mrr_event *ev)
 {
-	size_t i;
+	const struct dtask *t = dump_task((struct mrr_dump *)d, ev->tid, false);
 
-	for (i = 0; i < d->ntasks; i++)
-		if (d->tasks[i].tid == ev->tid && d->tasks[i].has_last)
-			return d->tasks[i].last_seq;
-	return UINT64_MAX;
+	return t && t->has_last ? t->last_seq : UINT64_MAX;
 }
 
 /* ---- exec: the kernel's own mappings ---- */

@@ -91,13 +91,29 @@ struct tidname {
 	int32_t id;
 };
 
+/* tid -> index, open addressing (dump.c): keeps per-tid lookups constant
+ * time however many tasks a trace names. */
+struct tid_index {
+	int32_t *tids;	 /* 0 marks a free slot */
+	uint32_t *slots; /* index into the array being indexed */
+	size_t cap, n;
+};
+
+/* Returns the index stored for tid, or -1. */
+long tid_index_get(const struct tid_index *ix, int32_t tid);
+/* Stores idx for tid (tid != 0). Returns 0 or -ENOMEM. */
+int tid_index_put(struct tid_index *ix, int32_t tid, uint32_t idx);
+void tid_index_free(struct tid_index *ix);
+
 struct mrr_dump {
 	const mrr_trace_reader *r;
 	unsigned flags;
 	struct dtask *tasks;
 	size_t ntasks, tasks_cap;
+	struct tid_index task_ix;
 	struct tidname *tids; /* --stable renumbering */
 	size_t ntids, tids_cap;
+	struct tid_index tid_ix;
 	char (*files)[MRR_STORED_NAME_MAX]; /* --stable: file#N is files[N-1] */
 	size_t nfiles, files_cap;
 	unsigned next_map; /* --stable: labels map1, map2... */

@@ -78,9 +78,11 @@ int32_t dump_tid(struct mrr_dump *d, int32_t tid)
 
 	if (!(d->flags & MRR_DUMP_STABLE) || tid <= 0)
 		return tid;
-	for (i = 0; i < d->ntids; i++)
-		if (d->tids[i].tid == tid)
-			return d->tids[i].id;
+	i = (size_t)tid_index_get(&d->tid_ix, tid);
+	if (i != (size_t)-1)
+		return d->tids[i].id;
+	if (tid_index_put(&d->tid_ix, tid, (uint32_t)d->ntids))
+		return -1;
 	if (d->ntids == d->tids_cap) {
 		size_t ncap = d->tids_cap ? d->tids_cap * 2 : 16;
 
