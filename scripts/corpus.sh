@@ -40,6 +40,8 @@ usage: scripts/corpus.sh [--ltp DIR] [--all] [OPTIONS]
   --timeout S       limit for each native run, record and replay (default 60)
   --work DIR        where runs and traces go (default: a new dir in /tmp)
   --keep            keep every trace, not only the failing ones
+  --rerun           keep the results already in --work; run only the
+                    programs --only selects, then print the whole table
   -o FILE           also write the table to FILE
   --no-install      never apt-get install missing build tools
 EOF
@@ -181,7 +183,7 @@ fi
 
 # ---------------------------------------------------------------- options
 ltp="" ltp_all="" do_ltp=1 do_stress=1 only="" mrr="" jobs=2 tmo=60
-work="" keep="" out="" install=1
+work="" keep="" out="" install=1 rerun=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--ltp) ltp=${2:?--ltp needs a directory} && shift ;;
@@ -195,6 +197,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=${2:?} && shift ;;
 	--work) work=${2:?} && shift ;;
 	--keep) keep=1 ;;
+	--rerun) rerun=1 ;;
 	-o) out=${2:?} && shift ;;
 	--no-install) install="" ;;
 	-h | --help) usage && exit 0 ;;
@@ -212,7 +215,8 @@ fi
 mrr=$(cd "$(dirname "$mrr")" && pwd)/$(basename "$mrr")
 [ -n "$work" ] || work=$(mktemp -d /tmp/mrr-corpus.XXXXXX)
 mkdir -p "$work/results" "$work/runs" && work=$(cd "$work" && pwd)
-rm -f "$work"/results/* "$work/jobs"
+[ -n "$rerun" ] || rm -f "$work"/results/*
+rm -f "$work/jobs"
 
 # Installs Debian packages only when a tool is missing, we may (root or
 # sudo), and apt-get exists; a machine without network just skips that part.
@@ -294,12 +298,13 @@ ltp_jobs() {
 # ---------------------------------------------------------------- stress-ng
 # Stressors that act on the host beyond a test's own files and memory
 # (hardware, devices, kernel state, CPU hotplug, the watchdog, flooding the
-# network, filling memory) are not run.
+# network, filling memory) are not run; nor is forkheavy, during which the
+# disk's free space dropped from 75 GB to 1 GB for a moment in every run.
 stress_skip="watchdog cpu-online reboot smi klog loop ramfs swap sysinval dev
 bad-ioctl memhotplug softlockup efivar rawdev pci physpage idle-page tun
 icmp-flood udp-flood rawpkt rawsock rawudp netdev kvm gpu quota bind-mount
 umount binderfs oom-pipe bigheap mlockmany ioport rtc sysfs apparmor
-pageswap tlb-shootdown cyclic"
+pageswap tlb-shootdown cyclic forkheavy"
 
 stress_jobs() {
 	local s
