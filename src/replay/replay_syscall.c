@@ -523,16 +523,49 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	t->pending_result = ev->result;
 }
 
-/* SysV shared memory has no segment at replay: an attach becomes a shared
- * anonymous mapping at the recorded address, filled with what the segment
- * held, and shared from then on through fork as the segment was. */
+/* SysV shared memory has no segment at replay. Each recorded segment id is
+ * backed by one file in the replay's private directory, created at its
+ * first attach: every attach of that id, in any process, maps that file
+ * shared at the recorded address, so processes that attach separately
+ * share the pages as they did at record (and children forked after an
+ * attach share them through fork). The attach event's recorded memory is
+ * what the segment held then. */
+static int shm_file(struct replayer *rp, uint64_t shmid, uint64_t size,
+		    char *path, size_t pathlen)
+{
+	int fd, err = 0;
+
+	if (!rp->tmpdir[0] &&
+	    (err = replay_tmpdir_create(rp->tmpdir, sizeof(rp->tmpdir)))) {
+		rp->tmpdir[0] = 0;
+		return err;
+	}
+	if (snprintf(path, pathlen, "%s/shm-%" PRIu64, rp->tmpdir, shmid) >=
+	    (int)pathlen)
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	{
+		struct stat st;
+
+		if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < size)
+			err = ftruncate(fd, (off_t)size) < 0 ? -errno : 0;
+	}
+	close(fd);
+	return err;
+}
+
 static void replay_shm(struct replayer *rp, struct ptask *t,
 		       struct user_regs_struct *regs)
 {
 	const struct mrr_event *ev = &rp->ev;
 	const struct mrr_shm_extra *x = ev->extra;
+	uint64_t scratch = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
 	uint64_t prot = PROT_READ | PROT_WRITE;
-	int64_t ret;
+	char path[PATH_MAX];
+	int64_t ret, fd;
+	int err;
 
 	if (ev->result < 0 || ev->extra_len != sizeof(*x) || !x->size) {
 		emulate(rp, t, regs);
@@ -550,14 +583,34 @@ static void replay_shm(struct replayer *rp, struct ptask *t,
 		prot = PROT_READ;
 	if (ev->args[2] & SHM_EXEC)
 		prot |= PROT_EXEC;
-	regs->r8 = (uint64_t)-1; /* no fd, offset 0 */
-	regs->r9 = 0;
+	err = shm_file(rp, ev->args[0], x->size, path, sizeof(path));
+	if (err) {
+		diverge(rp, t,
+			"cannot make the file for shared memory segment "
+			"%" PRIu64 ": %s",
+			ev->args[0], strerror(-err));
+		return;
+	}
+	if (tracee_write_all(&t->t, scratch, path, strlen(path) + 1) < 0) {
+		diverge(rp, t, "cannot write into mrr's page");
+		return;
+	}
+	/* the program's shmat becomes the open; the mapping follows */
+	if (replace_and_run(rp, t, regs, SYS_openat, (uint64_t)AT_FDCWD,
+			    scratch, O_RDWR | O_CLOEXEC, 0, &fd) < 0)
+		return;
+	if (fd < 0) {
+		diverge(rp, t, "cannot open the file for shared memory: %s",
+			strerror((int)-fd));
+		return;
+	}
 	/* writable first: the kernel refuses forced writes to a read-only
 	 * shared mapping */
-	if (replace_and_run(rp, t, regs, SYS_mmap, (uint64_t)ev->result,
-			    x->size, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, &ret) < 0)
+	if (inject(rp, t, SYS_mmap, (uint64_t)ev->result, x->size,
+		   PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, (uint64_t)fd,
+		   0, &ret) < 0)
 		return;
+	inject(rp, t, SYS_close, (uint64_t)fd, 0, 0, 0, 0, 0, &fd);
 	if (ret != ev->result) {
 		diverge(rp, t,
 			"cannot map the shared memory segment at 0x%" PRIx64,
@@ -571,8 +624,6 @@ static void replay_shm(struct replayer *rp, struct ptask *t,
 		       0, 0, 0, &ret);
 }
 
-/* Limits that shape the address space (the stack limit picks the mmap
- * layout of the next exec) are set for real; the others stay emulated. */
 static bool replay_rlimit(struct replayer *rp, struct ptask *t,
 			  struct user_regs_struct *regs)
 {
