@@ -199,6 +199,24 @@ static bool overlaps_mrr_page(uint64_t start, uint64_t len)
 	       start + len > MRR_PAGE_ADDR && start + len > start;
 }
 
+/* Whether the call is a munmap, mprotect or madvise of nothing but (part
+ * of) mrr's page. */
+static bool within_mrr_page(const struct rtask *t)
+{
+	const uint64_t *a = t->args;
+	uint64_t len = (a[1] + 4095) & ~4095ull;
+
+	switch (t->nr) {
+	case SYS_munmap:
+	case SYS_mprotect:
+	case SYS_pkey_mprotect:
+	case SYS_madvise:
+		return !(a[0] & 4095) && len && a[0] >= MRR_PAGE_ADDR &&
+		       a[0] + len <= MRR_PAGE_ADDR + MRR_PAGE_SIZE;
+	}
+	return false;
+}
+
 /* Whether the call would unmap, move or change mrr's page, which buffered
  * syscalls and replay's injected syscalls need. */
 static bool touches_mrr_page(const struct rtask *t)
@@ -283,6 +301,14 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 			 "%llu; such writes bypass mrr, so the recording stops "
 			 "here",
 			 t->t.tid, memfile, (unsigned long long)ev_count(rec));
+		return;
+	}
+	if (within_mrr_page(t)) {
+		/* The page is mrr's, not the program's: on it these calls
+		 * act as on memory that is not mapped. Nothing else is hit,
+		 * so nothing else needs doing (a program that unmaps every
+		 * mapping it finds in /proc/self/maps, as stress-ng does). */
+		skip_syscall(rec, t, t->nr == SYS_munmap ? 0 : -ENOMEM);
 		return;
 	}
 	if (touches_mrr_page(t)) {
