@@ -260,6 +260,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	t->nr = (long)t->entry_regs.orig_rax;
 	for (i = 0; i < 6; i++)
 		t->args[i] = regs_arg(&t->entry_regs, i);
+	if (rec_output_wait(rec, t))
+		return;
 	t->have_exit_regs = false;
 	rec_sbuf_flush(rec, t);
 	switch (t->nr) {

@@ -119,21 +119,17 @@ static bool is_write_call(long nr)
 	       nr == SYS_pwritev || nr == SYS_pwritev2;
 }
 
-/* At a seccomp stop: true when t must wait for another task's output. */
-static bool hold_for_output(struct recorder *rec, struct rtask *t, int status)
+bool rec_output_wait(struct recorder *rec, struct rtask *t)
 {
-	struct user_regs_struct regs;
-
-	if (!t->started || (status >> 16) != PTRACE_EVENT_SECCOMP ||
-	    tracee_get_regs(&t->t, &regs) < 0 ||
-	    !is_write_call((long)regs.orig_rax) ||
-	    !echo_flags(rec, t, regs.rdi))
+	if (!is_write_call(t->nr) || !echo_flags(rec, t, t->args[0]))
 		return false;
 	if (rec->echo_writer && rec->echo_writer != t->t.tid &&
 	    find_task(rec, rec->echo_writer)) {
 		t->echo_waiting = true;
 		t->has_held_stop = true;
-		t->held_status = status;
+		/* the seccomp stop it is held at, to be taken up again */
+		t->held_status =
+			((SIGTRAP | (PTRACE_EVENT_SECCOMP << 8)) << 8) | 0x7f;
 		return true;
 	}
 	rec->echo_writer = t->t.tid;
@@ -446,8 +442,6 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 		resume(rec, t, PTRACE_CONT, 0);
 		return;
 	}
-	if (hold_for_output(rec, t, status))
-		return;
 	switch (event) {
 	case PTRACE_EVENT_SECCOMP:
 		if (!t->started) {

@@ -131,6 +131,11 @@ void rec_write_event(struct recorder *rec, struct rtask *t,
 /* MRR_EVF_TO_STDOUT or MRR_EVF_TO_STDERR when fd of the task is the same
  * open file as mrr's stdout or stderr, else 0. */
 uint32_t echo_flags(struct recorder *rec, struct rtask *t, uint64_t fd);
+/* recorder.c: at the entry of t's syscall (t->nr, t->args read): true when
+ * it is a write to mrr's stdout/stderr while another process's is in
+ * flight; t then stays stopped, and the recorder takes its stop up again
+ * once that write has ended. */
+bool rec_output_wait(struct recorder *rec, struct rtask *t);
 void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* At a syscall's entry stop: the call does not run; the task gets result
