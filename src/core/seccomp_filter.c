@@ -1,5 +1,6 @@
 #include "core/seccomp_filter.h"
 
+#include "core/proc.h"
 #include "core/tracee.h"
 #include "syscallbuf/abi.h"
 
@@ -96,9 +97,31 @@ static void build_prefix(struct sock_filter *p)
 	memcpy(p, code, sizeof(code));
 }
 
+/* Where a rewritten filter of n instructions (behind its 16-byte
+ * sock_fprog) goes: the scratch area of mrr's page, or, when it does not
+ * fit there, the task's main stack below the red zone, which the program
+ * does not use during the syscall. 0: nowhere. */
+static uint64_t rewrite_place(struct tracee *t, uint64_t rsp, size_t n)
+{
+	uint64_t size = 16 + n * sizeof(struct sock_filter), at = 0;
+	struct proc_vma *v;
+	long nv, i;
+
+	if (n <= MRR_SECCOMP_MAX_REWRITE + MRR_SECCOMP_PREFIX_LEN)
+		return MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
+	nv = proc_read_vmas(t->tid, false, &v);
+	for (i = 0; i < nv; i++)
+		if (!strcmp(v[i].name, "[stack]") && rsp > v[i].start &&
+		    rsp <= v[i].end && rsp - v[i].start >= 128 + size + 16)
+			at = (rsp - 128 - size) & ~15ull;
+	if (nv > 0)
+		free(v);
+	return at;
+}
+
 int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)
 {
-	const uint64_t fprog_addr = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
+	uint64_t fprog_addr;
 	struct {
 		uint16_t len;
 		uint16_t pad[3];
@@ -113,9 +136,10 @@ int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)
 		return 0;
 	if (fprog.len == 0 || fprog.len > BPF_MAXINSNS)
 		return 0;
-	if (fprog.len > MRR_SECCOMP_MAX_REWRITE)
-		return -E2BIG;
 	n = MRR_SECCOMP_PREFIX_LEN + (size_t)fprog.len;
+	fprog_addr = rewrite_place(t, regs->rsp, n);
+	if (!fprog_addr)
+		return -E2BIG;
 	code = malloc(n * sizeof(*code));
 	if (!code)
 		return -ENOMEM;

@@ -30,8 +30,8 @@ int mrr_install_seccomp_filter(void) __attribute__((warn_unused_result));
 
 /* Instructions mrr puts in front of a program's filter. */
 #define MRR_SECCOMP_PREFIX_LEN 10
-/* The longest program filter the rewrite can hold: the rewritten filter
- * lives in the scratch area of mrr's page. */
+/* The longest program filter the scratch area of mrr's page can hold;
+ * a longer one goes on the task's stack, below the red zone. */
 #define MRR_SECCOMP_MAX_REWRITE                                                \
 	((MRR_PAGE_SIZE - MRR_PAGE_SCRATCH - 16) / 8 - MRR_SECCOMP_PREFIX_LEN)
 
@@ -42,13 +42,14 @@ int mrr_seccomp_installs_filter(long nr, const uint64_t args[6]);
 
 /* At the seccomp stop of a syscall that installs a filter (regs: its entry
  * registers), copies the program's filter behind mrr's prefix into the
- * scratch area of mrr's page and points argument 2 (rdx) at the copy.
+ * scratch area of mrr's page (or below the stack pointer, for a long one)
+ * and points argument 2 (rdx) at the copy.
  * The caller puts rdx back (to the recorded argument) once the syscall
  * returned, so the program never sees the change. Returns 1 when rdx was
  * changed, 0 when the filter is left to the kernel as it is (it cannot be
  * read, or its length is 0 or too long for the kernel, which then fails the
- * call itself), -E2BIG when it is longer than MRR_SECCOMP_MAX_REWRITE, or
- * another -errno. */
+ * call itself), -E2BIG when there is no room for it (a long filter while
+ * the task runs on another stack than its main one), or another -errno. */
 int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)
 	__attribute__((warn_unused_result));
 

@@ -65,8 +65,8 @@ bool rec_seccomp_entry(struct recorder *rec, struct rtask *t)
 	if (err == -E2BIG) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d installed a seccomp filter of more than %d "
-			 "instructions at event %llu; mrr can only take in "
-			 "shorter ones",
+			 "instructions at event %llu while not on its main "
+			 "stack; mrr has no room to rewrite it",
 			 t->t.tid, (int)MRR_SECCOMP_MAX_REWRITE, events(rec));
 		return false;
 	}
