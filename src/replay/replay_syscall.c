@@ -747,6 +747,35 @@ static bool args_match(const struct mrr_syscall_desc *d,
 	return true;
 }
 
+/* The preload library found that the program's buffered call is not the
+ * one recorded next (MRR_SYSCALL_DESYNC(offset, nr)): says which call the
+ * program made and what the record there holds. */
+static void report_desync(struct replayer *rp, struct ptask *t,
+			  const struct user_regs_struct *regs)
+{
+	const char *got = mrr_syscall_name((long)regs->rsi);
+	struct mrr_syscallbuf_rec rec;
+	const char *want;
+	char expected[256] = "a record mrr cannot read";
+
+	if (t->sbuf_addr && regs->rdi < MRR_SYSCALLBUF_SIZE &&
+	    tracee_read_all(&t->t,
+			    t->sbuf_addr + sizeof(struct mrr_syscallbuf_hdr) +
+				    regs->rdi,
+			    &rec, sizeof(rec)) == 0) {
+		want = mrr_syscall_name((long)rec.nr);
+		snprintf(expected, sizeof(expected),
+			 "%s(0x%" PRIx64 ", 0x%" PRIx64 ", 0x%" PRIx64
+			 ") = %" PRId64 " with %u bytes of results",
+			 want ? want : "an unknown call", rec.args[0],
+			 rec.args[1], rec.args[2], rec.result, rec.data_len);
+	}
+	diverge(rp, t,
+		"the program made a buffered %s where the recording has %s "
+		"(syscall buffer record at offset %llu)",
+		got ? got : "call", expected, regs->rdi);
+}
+
 void replay_syscall(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_event *ev = &rp->ev;
@@ -774,13 +803,7 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		return;
 	if (regs.orig_rax == MRR_SYSCALL_DESYNC &&
 	    ev->nr != MRR_SYSCALL_DESYNC) {
-		diverge(rp, t,
-			"the program's buffered %s did not match the recorded "
-			"record at offset %llu",
-			mrr_syscall_name((long)regs.rsi)
-				? mrr_syscall_name((long)regs.rsi)
-				: "call",
-			regs.rdi);
+		report_desync(rp, t, &regs);
 		return;
 	}
 	if (replay_sbuf_check_consumed(rp, t) < 0)

@@ -6,6 +6,10 @@
  *       syscall number is NR (default 1, write) to VALUE (default: the old
  *       result minus one if it was positive, else plus one). Prints
  *       "event SEQ: syscall NR result OLD -> NEW" on stdout.
+ *   trace_edit --buffer-arg SEQ IN OUT
+ *       Adds one to the first argument of the first record of the syscall
+ *       buffer flush that is event SEQ, as a trace whose buffered calls do
+ *       not match the program would have.
  *   trace_edit --swap SEQ IN OUT
  *       Writes event SEQ after event SEQ+1 instead of before it, as a
  *       recorder that wrote two tasks' events in the wrong order would.
@@ -17,6 +21,8 @@
  * status are kept. Exit status: 0 done, 1 error, 2 usage, 3 no such event.
  */
 #include <mrr/trace.h>
+
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -112,7 +118,9 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1, swap = -1;
+	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1, swap = -1,
+		buffer_arg = -1;
+	uint8_t *changed_extra = NULL;
 	struct held_event held = {0};
 	int holding = 0;
 	int have_result = 0, seen = 0, changed = 0, ret, i;
@@ -137,6 +145,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--result")) {
 			slot = &new_result;
 			have_result = 1;
+		} else if (!strcmp(argv[i], "--buffer-arg")) {
+			slot = &buffer_arg;
 		} else if (!strcmp(argv[i], "--swap")) {
 			slot = &swap;
 		} else if (!strcmp(argv[i], "--truncate")) {
@@ -180,9 +190,27 @@ int main(int argc, char **argv)
 			holding = 1;
 			continue;
 		}
-		int hit = truncate_at < 0 && swap < 0 && !changed &&
-			  ev.kind == MRR_EV_SYSCALL && ev.nr == nr &&
-			  ++seen == nth;
+		if (buffer_arg >= 0 && ev.seq == (uint64_t)buffer_arg &&
+		    ev.kind == MRR_EV_BUFFER &&
+		    ev.extra_len >= sizeof(struct mrr_syscallbuf_rec)) {
+			struct mrr_syscallbuf_rec rec;
+
+			changed_extra = malloc(ev.extra_len);
+			if (!changed_extra)
+				goto out_abort;
+			memcpy(changed_extra, ev.extra, ev.extra_len);
+			memcpy(&rec, changed_extra, sizeof(rec));
+			rec.args[0]++;
+			memcpy(changed_extra, &rec, sizeof(rec));
+			ev.extra = changed_extra;
+			changed = 1;
+			printf("event %" PRIu64 ": first buffered %u call's "
+			       "argument 0 -> 0x%" PRIx64 "\n",
+			       ev.seq, rec.nr, rec.args[0]);
+		}
+		int hit = truncate_at < 0 && swap < 0 && buffer_arg < 0 &&
+			  !changed && ev.kind == MRR_EV_SYSCALL &&
+			  ev.nr == nr && ++seen == nth;
 		if (hit && have_result)
 			ev.result = new_result;
 		else if (hit)
@@ -236,6 +264,13 @@ int main(int argc, char **argv)
 		mrr_trace_close(r);
 		return 0;
 	}
+	if (!changed && buffer_arg >= 0) {
+		fprintf(stderr,
+			"trace_edit: event %" PRId64 " is no buffer flush\n",
+			buffer_arg);
+		ret = 3;
+		goto out_abort;
+	}
 	if (!changed && swap >= 0) {
 		fprintf(stderr,
 			"trace_edit: no events %" PRId64 " and %" PRId64 "\n",
@@ -261,6 +296,7 @@ int main(int argc, char **argv)
 	mrr_trace_close(r);
 	free(held.writes);
 	free(held.bytes);
+	free(changed_extra);
 	return 0;
 
 out_abort:
