@@ -313,7 +313,7 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		skip_syscall(rec, t, t->nr == SYS_munmap ? 0 : -ENOMEM);
 		return;
 	}
-	if (touches_mrr_page(t)) {
+	if (touches_mrr_page(t) || rec_iov_touches_mrr_page(t)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d called %s on mrr's page at 0x%llx at event "
 			 "%llu; mrr needs that page, so the recording stops "

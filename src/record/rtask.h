@@ -182,6 +182,8 @@ bool rec_writes_proc_mem(struct rtask *t, char *what, size_t what_len);
 /* prctl(PR_SET_DUMPABLE / PR_GET_DUMPABLE) of t: returns 1 when mrr
  * answers it itself (the call is skipped with *result), else 0. */
 int rec_dumpable_entry(struct recorder *rec, struct rtask *t, int64_t *result);
+/* Whether t's process_madvise names a range on mrr's page. */
+bool rec_iov_touches_mrr_page(struct rtask *t);
 
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);

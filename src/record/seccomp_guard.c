@@ -241,3 +241,29 @@ int rec_dumpable_entry(struct recorder *rec, struct rtask *t, int64_t *result)
 	}
 	return 0;
 }
+
+bool rec_iov_touches_mrr_page(struct rtask *t)
+{
+	struct {
+		uint64_t base, len;
+	} iov[64];
+	uint64_t n = t->args[2], done = 0;
+
+	if (t->nr != SYS_process_madvise)
+		return false;
+	/* the kernel takes at most UIO_MAXIOV (1024) ranges */
+	while (done < n && done < 1024) {
+		uint64_t k = n - done < 64 ? n - done : 64;
+
+		if (tracee_read_all(&t->t, t->args[1] + done * sizeof(iov[0]),
+				    iov, k * sizeof(iov[0])) < 0)
+			return false;
+		for (uint64_t i = 0; i < k; i++)
+			if (iov[i].len &&
+			    iov[i].base < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
+			    iov[i].base + iov[i].len > MRR_PAGE_ADDR)
+				return true;
+		done += k;
+	}
+	return false;
+}

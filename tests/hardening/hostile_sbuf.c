@@ -10,6 +10,8 @@
  *                    syscall buffer takes);
  *   shmat-page       attach a SysV shared memory segment over mrr's page
  *                    with SHM_REMAP;
+ *   process-madvise-page  process_madvise(MADV_DONTNEED) over mrr's page,
+ *                    through a pidfd of its own;
  *   jump-page        call the `syscall; ret` at the start of mrr's page
  *                    itself (the syscall buffer's untraced instruction),
  *                    for getrandom, and print the bytes it got.
@@ -26,6 +28,7 @@
 #include <sys/mman.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define PAGE_ADDR 0x700000000000ull
@@ -129,6 +132,16 @@ static void attack(const char *mode)
 			shmdt(p);
 		printf("shmat over 0x%llx %s\n", PAGE_ADDR,
 		       p == (void *)-1 ? "failed" : "worked");
+	} else if (strcmp(mode, "process-madvise-page") == 0) {
+		struct iovec v = {(void *)PAGE_ADDR, PAGE_SIZE};
+		int pfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+		long r;
+
+		CHECK(pfd >= 0, "pidfd_open: %m");
+		r = syscall(SYS_process_madvise, pfd, &v, 1, MADV_DONTNEED, 0);
+		close(pfd);
+		printf("process_madvise over 0x%llx %s\n", PAGE_ADDR,
+		       r < 0 ? "failed" : "worked");
 	} else if (strcmp(mode, "jump-page") == 0) {
 		unsigned char vec, rnd[8];
 		long r;
