@@ -7,20 +7,9 @@
 # only "did not match the recorded record at offset N"). Records PROG with
 # the syscall buffer, changes an argument in its first buffer flush, and
 # checks the report.
-set -u
-mrr="" edit=""
-while [ $# -gt 0 ]; do
-	case $1 in
-	--mrr) mrr=$2; shift 2 ;;
-	--edit) edit=$2; shift 2 ;;
-	--) shift; break ;;
-	*) echo "usage: $0 --mrr MRR --edit TRACE_EDIT -- PROG" >&2; exit 2 ;;
-	esac
-done
-dir=$(mktemp -d /tmp/mrr-desync.XXXXXX)
-fail() { echo "FAIL: $*"; echo "--- kept $dir"; exit 1; }
+. "$(dirname "$0")/edited_trace_lib.sh" desync "$@"
 
-timeout 60 "$mrr" record -o "$dir/t" -- "$@" >/dev/null 2>&1 ||
+timeout 60 "$mrr" record -o "$dir/t" -- "${prog[@]}" >/dev/null 2>&1 ||
 	fail "recording failed"
 seq=$("$mrr" dump "$dir/t" | awk '$3 == "buffer" { print $1; exit }')
 [ -n "$seq" ] || { echo "SKIP: no buffered calls recorded"; rm -rf "$dir"; exit 77; }

@@ -6,20 +6,9 @@
 # mrr cannot prevent (issue 10). Records shared_anon_child without the
 # syscall buffer, changes the result of the child's write to stdout, and
 # checks that the replay exits 70 with a note naming the shared mapping.
-set -u
-mrr="" edit=""
-while [ $# -gt 0 ]; do
-	case $1 in
-	--mrr) mrr=$2; shift 2 ;;
-	--edit) edit=$2; shift 2 ;;
-	--) shift; break ;;
-	*) echo "usage: $0 --mrr MRR --edit TRACE_EDIT -- PROG" >&2; exit 2 ;;
-	esac
-done
-dir=$(mktemp -d /tmp/mrr-divshared.XXXXXX)
-fail() { echo "FAIL: $*"; echo "--- kept $dir"; exit 1; }
+. "$(dirname "$0")/edited_trace_lib.sh" divshared "$@"
 
-timeout 60 "$mrr" record -n -o "$dir/t" -- "$1" >/dev/null 2>&1 ||
+timeout 60 "$mrr" record -n -o "$dir/t" -- "${prog[@]}" >/dev/null 2>&1 ||
 	fail "recording failed"
 parent=$("$mrr" dump "$dir/t" | awk '$3 == "exec" { print $2; exit }')
 # the position, among all write events, of the child's first write

@@ -8,24 +8,8 @@
 # watchdog must report it within --stall-timeout, naming the event, the
 # task and what it is blocked in, and mrr must exit 70. A correct trace of
 # the same program must replay with exit 0 under the same watchdog.
-set -u
-mrr="" edit=""
-while [ $# -gt 0 ]; do
-	case $1 in
-	--mrr) mrr=$2; shift 2 ;;
-	--edit) edit=$2; shift 2 ;;
-	--) shift; break ;;
-	*) echo "usage: $0 --mrr MRR --edit TRACE_EDIT -- PROG" >&2; exit 2 ;;
-	esac
-done
-prog=$1
-dir=$(mktemp -d /tmp/mrr-stuck.XXXXXX)
-fail() {
-	echo "FAIL: $*"
-	echo "--- kept $dir"
-	exit 1
-}
-timeout 60 "$mrr" record -o "$dir/t" -- "$prog" >/dev/null 2>&1 ||
+. "$(dirname "$0")/edited_trace_lib.sh" stuck "$@"
+timeout 60 "$mrr" record -o "$dir/t" -- "${prog[@]}" >/dev/null 2>&1 ||
 	fail "recording vfork_spawn failed"
 timeout 60 "$mrr" replay --stall-timeout 2 -q "$dir/t" 2>"$dir/ok.err" ||
 	fail "the unedited trace did not replay: $(cat "$dir/ok.err")"
