@@ -209,6 +209,10 @@ typedef struct mrr_trace_reader mrr_trace_reader;
 
 /* Read the valid prefix of an incomplete trace. */
 #define MRR_READER_FORCE 0x1u
+/* Bound the reader's memory: a chunk too big to hold is decompressed piece
+ * by piece, and a write of an event beyond its first 16 MiB of data is
+ * handed out with data NULL, to be read with mrr_trace_read_data(). */
+#define MRR_READER_STREAM 0x2u
 
 /* Opens the trace in dir. On failure returns a negative code and writes one
  * sentence into errbuf (when non-NULL), e.g. for MRR_E_INCOMPLETE:
@@ -229,6 +233,14 @@ const struct mrr_trace_info *mrr_trace_info(const mrr_trace_reader *r);
  * the chunk; with MRR_READER_FORCE reading stops cleanly (returns 0) at the
  * first bad chunk instead. */
 MRR_WUR int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev);
+
+/* With MRR_READER_STREAM: reads the next len bytes of write i of the event
+ * mrr_trace_next() returned last, one whose data is NULL. Such writes are
+ * read in order, each from its start; reading write i skips what is left of
+ * the streamed writes before it. Returns 0, -EINVAL (not a streamed write,
+ * an earlier one, or past its end), MRR_E_CORRUPT or -errno. */
+MRR_WUR int mrr_trace_read_data(mrr_trace_reader *r, uint32_t i, void *buf,
+				size_t len);
 
 /* Last error message of r (empty string if none). When a read with
  * MRR_READER_FORCE ended early at a bad chunk, it says which chunk and why. */

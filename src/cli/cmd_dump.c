@@ -654,6 +654,8 @@ int cmd_dump(int argc, char **argv)
 	if (resolve_trace_arg(o.trace, dir, sizeof(dir)) < 0)
 		return MRR_EXIT_NOINPUT;
 	warn_if_foreign(dir);
+	/* memory stays bounded whatever one event holds */
+	o.reader_flags |= MRR_READER_STREAM;
 	err = mrr_trace_open(dir, o.reader_flags, &r, msg, sizeof(msg));
 	if (err) {
 		mrr_err("%s", msg);

@@ -107,7 +107,8 @@ static void describe(const char *root, const char *name, struct row *row)
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", root, name);
-	err = mrr_trace_open(path, MRR_READER_FORCE, &r, msg, sizeof(msg));
+	err = mrr_trace_open(path, MRR_READER_FORCE | MRR_READER_STREAM, &r,
+			     msg, sizeof(msg));
 	if (err) {
 		snprintf(row->state, sizeof(row->state), "%s",
 			 err == MRR_E_VERSION ? "other-version" : "corrupt");

@@ -114,8 +114,9 @@ static int check_first_exec(const char *path, bool force)
 	char msg[512];
 	int err, ret = 0;
 
-	err = mrr_trace_open(path, force ? MRR_READER_FORCE : 0, &r, msg,
-			     sizeof(msg));
+	err = mrr_trace_open(path,
+			     MRR_READER_STREAM | (force ? MRR_READER_FORCE : 0),
+			     &r, msg, sizeof(msg));
 	if (err)
 		return 0; /* the replay opens it again and says why */
 	info = mrr_trace_info(r);

@@ -182,7 +182,7 @@ static bool read_auxv(const struct mrr_event *ev, uint64_t sp,
 	const uint8_t *p;
 
 	memset(a, 0, sizeof(*a));
-	if (!w)
+	if (!w || !w->data) /* a streamed write is no stack */
 		return false;
 	p = w->data;
 	if (w->len < 8)
@@ -634,4 +634,49 @@ void mrr_dump_event(struct mrr_dump *d, const struct mrr_event *ev, FILE *out)
 		t->has_last = true;
 	}
 	d->last_seq_any = out ? ev->seq : UINT64_MAX;
+}
+
+/* ---- writes too big to hold ---- */
+
+#define STREAM_PIECE (1u << 20)
+
+void dump_streamed_hex(struct mrr_dump *d, uint32_t i,
+		       const struct mrr_mem_write *w, bool stable, FILE *out)
+{
+	mrr_trace_reader *r = (mrr_trace_reader *)d->r;
+	uint8_t *buf = malloc(STREAM_PIECE);
+	uint64_t off;
+
+	for (off = 0; buf && r && off < w->len; off += STREAM_PIECE) {
+		size_t n = w->len - off < STREAM_PIECE ? (size_t)(w->len - off)
+						       : STREAM_PIECE;
+
+		if (mrr_trace_read_data(r, i, buf, n)) {
+			fprintf(out, "      (unreadable: %s)\n",
+				mrr_trace_error_message(r));
+			break;
+		}
+		mrr_dump_hex(out, "      ", (stable ? 0 : w->addr) + off, buf,
+			     n);
+	}
+	free(buf);
+}
+
+void dump_streamed_json_hex(struct mrr_dump *d, uint32_t i,
+			    const struct mrr_mem_write *w, struct sbuf *b)
+{
+	mrr_trace_reader *r = (mrr_trace_reader *)d->r;
+	uint8_t *buf = malloc(STREAM_PIECE);
+	uint64_t off;
+
+	for (off = 0; buf && r && off < w->len; off += STREAM_PIECE) {
+		size_t n = w->len - off < STREAM_PIECE ? (size_t)(w->len - off)
+						       : STREAM_PIECE;
+
+		if (mrr_trace_read_data(r, i, buf, n))
+			break;
+		for (size_t k = 0; k < n; k++)
+			sb_printf(b, "%02x", buf[k]);
+	}
+	free(buf);
 }

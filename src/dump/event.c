@@ -763,8 +763,12 @@ void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 			fprintf(out, "    write %s, %" PRIu64 " bytes:\n", b->s,
 				w->len);
 			/* --stable: offsets from the write's start */
-			mrr_dump_hex(out, "      ", stable ? 0 : w->addr,
-				     w->data, (size_t)w->len);
+			if (w->data)
+				mrr_dump_hex(out, "      ",
+					     stable ? 0 : w->addr, w->data,
+					     (size_t)w->len);
+			else
+				dump_streamed_hex(d, i, w, stable, out);
 		}
 	}
 }

@@ -170,6 +170,13 @@ long dump_read_string(struct mrr_dump *d, const struct das *as, uint64_t addr,
 
 /* ---- events (event.c, json.c) ---- */
 
+/* -p for a write the reader streams (data NULL, MRR_READER_STREAM): its
+ * bytes read and printed a piece at a time (dump.c). */
+void dump_streamed_hex(struct mrr_dump *d, uint32_t i,
+		       const struct mrr_mem_write *w, bool stable, FILE *out);
+void dump_streamed_json_hex(struct mrr_dump *d, uint32_t i,
+			    const struct mrr_mem_write *w, struct sbuf *b);
+
 void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 	       struct das *before, struct das *after, FILE *out);
 void dump_json(struct mrr_dump *d, const struct mrr_event *ev,

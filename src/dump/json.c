@@ -430,8 +430,10 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 			sb_puts(b, i ? ",{\"addr\":" : "{\"addr\":");
 			jaddr(d, as, w->addr, b);
 			sb_printf(b, ",\"len\":%" PRIu64 ",\"hex\":\"", w->len);
-			for (k = 0; k < w->len; k++)
+			for (k = 0; p && k < w->len; k++)
 				sb_printf(b, "%02x", p[k]);
+			if (!p)
+				dump_streamed_json_hex(d, i, w, b);
 			sb_puts(b, "\"}");
 		}
 		sb_puts(b, "]");

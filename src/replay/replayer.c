@@ -383,6 +383,37 @@ bool replay_refuse_mrr_page(struct replayer *rp, uint64_t addr, uint64_t len)
 	return true;
 }
 
+/* Writes one recorded range into the task; a range the reader streams
+ * (data NULL) goes a piece at a time. Returns 0 or -errno. */
+static int write_recorded(struct replayer *rp, struct ptask *t,
+			  const struct mrr_event *ev, uint32_t i)
+{
+	const struct mrr_mem_write *w = &ev->writes[i];
+	uint8_t *buf;
+	uint64_t off;
+	int err = 0;
+
+	if (w->data || !w->len)
+		return tracee_write_all(&t->t, w->addr, w->data, w->len);
+	buf = malloc(1u << 20);
+	if (!buf)
+		mrr_fatal("out of memory");
+	for (off = 0; !err && off < w->len; off += 1u << 20) {
+		size_t n = w->len - off < (1u << 20) ? (size_t)(w->len - off)
+						     : (1u << 20);
+
+		if (mrr_trace_read_data(rp->r, i, buf, n)) {
+			mrr_err("%s", mrr_trace_error_message(rp->r));
+			rp->status = MRR_EXIT_DATAERR;
+			err = -EIO;
+			break;
+		}
+		err = tracee_write_all(&t->t, w->addr + off, buf, n);
+	}
+	free(buf);
+	return err;
+}
+
 int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev)
 {
@@ -394,8 +425,9 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 					   ev->writes[i].len))
 			return -1;
 	for (i = 0; i < ev->nwrites; i++) {
-		err = tracee_write_all(&t->t, ev->writes[i].addr,
-				       ev->writes[i].data, ev->writes[i].len);
+		err = write_recorded(rp, t, ev, i);
+		if (err && rp->status)
+			return -1;
 		if (err) {
 			diverge(rp, t,
 				"cannot write %" PRIu64
@@ -964,7 +996,9 @@ int mrr_replay(const struct replay_opts *o)
 	int err;
 
 	rp.o = o;
-	err = mrr_trace_open(o->trace_dir, o->force ? MRR_READER_FORCE : 0,
+	err = mrr_trace_open(o->trace_dir,
+			     MRR_READER_STREAM |
+				     (o->force ? MRR_READER_FORCE : 0),
 			     &rp.r, msg, sizeof(msg));
 	if (err) {
 		mrr_err("%s", msg);

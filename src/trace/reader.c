@@ -21,50 +21,10 @@
 #include "mrr/trace.h"
 #include "trace/format.h"
 #include "trace/io.h"
+#include "trace/reader_int.h"
 #include "trace/xxh64.h"
 
 #define ZSTD_FRAME_MAGIC 0xfd2fb528u
-
-struct mrr_trace_reader {
-	char *dir;
-	int dir_fd;
-	int events_fd;
-	unsigned flags;
-
-	struct mrr_trace_info info;
-	uint8_t *header;
-	uint64_t header_check;
-
-	int committed;
-	enum mrr_trace_end end;
-	char *message;
-	uint64_t commit_events;
-	uint64_t commit_chunks;
-	uint64_t commit_stream_len;
-
-	uint64_t stream_end; /* where valid data may end: commit or file size */
-	uint64_t file_size;
-
-	/* Position: the next chunk starts at offset. */
-	uint64_t offset;
-	uint64_t chunk_index;
-	uint64_t next_seq;
-	uint8_t *raw;
-	size_t raw_cap;
-	size_t raw_len;
-	size_t raw_pos;
-	uint32_t chunk_left;
-	uint8_t *comp;
-	size_t comp_cap;
-	struct mrr_mem_write *writes;
-	size_t writes_cap;
-	ZSTD_DCtx *dctx;
-
-	int err;  /* sticky error of mrr_trace_next() */
-	int done; /* reached the end of the valid events */
-	struct mrr_trace_stats stats;
-	char errmsg[512];
-};
 
 static void set_msg(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -342,7 +302,7 @@ static int parse_event(const uint8_t **pp, const uint8_t *end,
 }
 
 /* Describes why the chunk at the current position is unusable. */
-static int bad_chunk(mrr_trace_reader *r, const char *why)
+int trace_bad_chunk(mrr_trace_reader *r, const char *why)
 {
 	set_msg(r->errmsg, sizeof(r->errmsg),
 		"trace %s is corrupt: chunk %" PRIu64 " at byte offset %" PRIu64
@@ -377,6 +337,7 @@ static int load_chunk(mrr_trace_reader *r)
 	size_t got;
 	int ret;
 
+	trace_stream_end(r);
 	if (left == 0)
 		return 0;
 	/* Lengths are checked against what the file really holds, so that no
@@ -386,28 +347,33 @@ static int load_chunk(mrr_trace_reader *r)
 	else if (left > r->file_size - r->offset)
 		left = r->file_size - r->offset;
 	if (left < TRACE_CHUNK_HDR)
-		return bad_chunk(r, "is cut short in its header");
+		return trace_bad_chunk(r, "is cut short in its header");
 	n = trace_pread_all(r->events_fd, hdr, sizeof(hdr), r->offset);
 	if (n < 0)
 		return (int)n;
 	if ((size_t)n < sizeof(hdr))
-		return bad_chunk(r, "is cut short in its header");
+		return trace_bad_chunk(r, "is cut short in its header");
 	if (get_le32(hdr) != TRACE_CHUNK_MAGIC)
-		return bad_chunk(r, "has no chunk magic");
+		return trace_bad_chunk(r, "has no chunk magic");
 	if (get_le32(hdr + 28) != (uint32_t)trace_xxh64(hdr, 28, 0))
-		return bad_chunk(r, "has a bad header checksum");
+		return trace_bad_chunk(r, "has a bad header checksum");
 	clen = get_le32(hdr + 4);
 	raw_len = get_le32(hdr + 8);
 	nevents = get_le32(hdr + 12);
 	if (get_le64(hdr + 16) != r->next_seq)
-		return bad_chunk(r,
-				 "does not start with the next event number");
+		return trace_bad_chunk(
+			r, "does not start with the next event number");
 	if (raw_len > TRACE_CHUNK_RAW_READ_MAX || nevents == 0 ||
 	    nevents > raw_len / TRACE_EVENT_MIN ||
 	    clen > ZSTD_compressBound(raw_len))
-		return bad_chunk(r, "has impossible lengths in its header");
+		return trace_bad_chunk(r,
+				       "has impossible lengths in its header");
 	if (clen > left - TRACE_CHUNK_HDR)
-		return bad_chunk(r, "is cut short (the stream ends inside it)");
+		return trace_bad_chunk(
+			r, "is cut short (the stream ends inside it)");
+	if ((r->flags & MRR_READER_STREAM) && raw_len > TRACE_STREAM_MIN)
+		return trace_stream_chunk(r, clen, raw_len, nevents,
+					  get_le32(hdr + 24));
 	ret = grow((void **)&r->comp, &r->comp_cap, clen ? clen : 1, 1);
 	if (ret)
 		return ret;
@@ -416,17 +382,19 @@ static int load_chunk(mrr_trace_reader *r)
 	if (n < 0)
 		return (int)n;
 	if ((size_t)n < clen)
-		return bad_chunk(r, "is cut short (the stream ends inside it)");
+		return trace_bad_chunk(
+			r, "is cut short (the stream ends inside it)");
 	if (get_le32(hdr + 24) != (uint32_t)trace_xxh64(r->comp, clen, 0))
-		return bad_chunk(r, "has a bad payload checksum");
+		return trace_bad_chunk(r, "has a bad payload checksum");
 	if (check_frame(r->comp, clen, raw_len))
-		return bad_chunk(r, "does not hold one well-formed zstd frame");
+		return trace_bad_chunk(
+			r, "does not hold one well-formed zstd frame");
 	ret = grow((void **)&r->raw, &r->raw_cap, raw_len ? raw_len : 1, 1);
 	if (ret)
 		return ret;
 	got = ZSTD_decompressDCtx(r->dctx, r->raw, raw_len, r->comp, clen);
 	if (ZSTD_isError(got) || got != raw_len)
-		return bad_chunk(r, "fails to decompress");
+		return trace_bad_chunk(r, "fails to decompress");
 
 	/* Verify every event now so a chunk is used whole or not at all. */
 	const uint8_t *p = r->raw, *end = r->raw + raw_len;
@@ -436,12 +404,12 @@ static int load_chunk(mrr_trace_reader *r)
 
 	for (uint32_t i = 0; i < nevents; i++) {
 		if (parse_event(&p, end, &ev, NULL))
-			return bad_chunk(r, "holds a malformed event");
+			return trace_bad_chunk(r, "holds a malformed event");
 		if (ev.nwrites > max_writes)
 			max_writes = ev.nwrites;
 	}
 	if (p != end)
-		return bad_chunk(r, "has bytes after its last event");
+		return trace_bad_chunk(r, "has bytes after its last event");
 	ret = grow((void **)&r->writes, &r->writes_cap, max_writes,
 		   sizeof(*r->writes));
 	if (ret)
@@ -484,6 +452,7 @@ static int check_commit_end(mrr_trace_reader *r)
 
 static void rewind_stream(mrr_trace_reader *r)
 {
+	trace_stream_end(r);
 	r->offset = 0;
 	r->chunk_index = 0;
 	r->next_seq = 0;
@@ -520,7 +489,7 @@ int mrr_trace_open(const char *dir, unsigned flags, mrr_trace_reader **out,
 
 	*out = NULL;
 	set_msg(errbuf, errlen, "%s", "");
-	if (!dir || (flags & ~MRR_READER_FORCE)) {
+	if (!dir || (flags & ~(MRR_READER_FORCE | MRR_READER_STREAM))) {
 		set_msg(errbuf, errlen, "invalid arguments to mrr_trace_open");
 		return -EINVAL;
 	}
@@ -651,6 +620,8 @@ void mrr_trace_close(mrr_trace_reader *r)
 {
 	if (!r)
 		return;
+	trace_stream_end(r);
+	free(r->evbuf);
 	if (r->events_fd >= 0)
 		close(r->events_fd);
 	if (r->dir_fd >= 0)
@@ -698,11 +669,21 @@ int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev)
 		r->err = ret;
 		return ret;
 	}
+	if (r->streaming) {
+		ret = trace_stream_next(r, ev);
+		if (ret != 1) {
+			r->err = ret;
+			return ret;
+		}
+		ev->seq = r->next_seq++;
+		r->chunk_left--;
+		return 1;
+	}
 	/* The chunk was verified whole by load_chunk(), which also sized
 	 * r->writes for its biggest event. */
 	p = r->raw + r->raw_pos;
 	if (parse_event(&p, r->raw + r->raw_len, ev, r->writes)) {
-		r->err = bad_chunk(r, "holds a malformed event");
+		r->err = trace_bad_chunk(r, "holds a malformed event");
 		return r->err;
 	}
 	ev->seq = r->next_seq++;

@@ -176,6 +176,26 @@ static void read_trace(unsigned flags, const char *name)
 		for (uint32_t i = 0; i < ev.nwrites; i++) {
 			const uint8_t *d = ev.writes[i].data;
 
+			if (!d) {
+				/* streamed: read it in odd-sized pieces */
+				uint8_t piece[700];
+				uint64_t left = ev.writes[i].len;
+
+				if (!(flags & MRR_READER_STREAM))
+					abort();
+				while (left) {
+					size_t n = left < sizeof(piece)
+							   ? (size_t)left
+							   : sizeof(piece);
+
+					if (mrr_trace_read_data(r, i, piece, n))
+						break;
+					acc += piece[n - 1];
+					left -= n;
+				}
+				continue;
+			}
+
 			for (uint64_t j = 0; j < ev.writes[i].len; j += 61)
 				acc += d[j];
 			if (ev.writes[i].len)
@@ -251,5 +271,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	name[nlen] = 0;
 	read_trace(0, name);
 	read_trace(MRR_READER_FORCE, name);
+	read_trace(MRR_READER_STREAM, name);
+	read_trace(MRR_READER_FORCE | MRR_READER_STREAM, name);
 	return 0;
 }
