@@ -9,6 +9,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -117,6 +118,71 @@ static uint64_t rewrite_place(struct tracee *t, uint64_t rsp, size_t n)
 	if (nv > 0)
 		free(v);
 	return at;
+}
+
+/* Whether the program's filter at fprog_addr may answer with anything but
+ * ALLOW, ERRNO or LOG (a signal, a kill, a tracer, a supervisor). */
+static int filter_may_signal(struct tracee *t, uint64_t fprog_addr)
+{
+	struct sock_filter code[256];
+	struct {
+		uint16_t len;
+		uint16_t pad[3];
+		uint64_t filter;
+	} fprog;
+	size_t done = 0;
+
+	if (tracee_read_all(t, fprog_addr, &fprog, sizeof(fprog)) < 0)
+		return 0; /* the kernel refuses it too */
+	while (done < fprog.len) {
+		size_t k = fprog.len - done < 256 ? fprog.len - done : 256;
+
+		if (tracee_read_all(t, fprog.filter + done * sizeof(code[0]),
+				    code, k * sizeof(code[0])) < 0)
+			return 0;
+		for (size_t i = 0; i < k; i++) {
+			uint32_t action = code[i].k & SECCOMP_RET_ACTION_FULL;
+
+			if (BPF_CLASS(code[i].code) != BPF_RET)
+				continue;
+			if (BPF_RVAL(code[i].code) != BPF_K)
+				return 1; /* RET A: anything */
+			if (action != SECCOMP_RET_ALLOW &&
+			    action != SECCOMP_RET_ERRNO &&
+			    action != SECCOMP_RET_LOG)
+				return 1;
+		}
+		done += k;
+	}
+	return 0;
+}
+
+uint32_t mrr_seccomp_sbuf_bits(struct tracee *t, long nr, const uint64_t *args)
+{
+	char path[64], line[128];
+	uint32_t bits = 0;
+	FILE *f;
+
+	if (nr >= 0) {
+		bits = MRR_SYSCALLBUF_NO_PROBE;
+		if (mrr_seccomp_installs_filter(nr, args) &&
+		    filter_may_signal(t, args[2]))
+			bits |= MRR_SYSCALLBUF_NO_BUFFER;
+		return bits;
+	}
+	/* Filters inherited across fork and execve cannot be read back:
+	 * any beyond mrr's own turns buffering off. */
+	snprintf(path, sizeof(path), "/proc/%d/status", t->tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Seccomp_filters:", 16) &&
+		    strtol(line + 16, NULL, 10) > 1)
+			bits = MRR_SYSCALLBUF_NO_PROBE |
+			       MRR_SYSCALLBUF_NO_BUFFER;
+	fclose(f);
+	return bits;
 }
 
 int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)

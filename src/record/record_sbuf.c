@@ -5,6 +5,7 @@
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/sbuf_records.h"
+#include "core/seccomp_filter.h"
 #include "record/rtask.h"
 #include "syscallbuf/abi.h"
 
@@ -141,6 +142,22 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 		corrupted(rec, t, "it cannot be reset");
 }
 
+/* Adds bits to the buffer's no_probe (abi.h). */
+static void add_no_probe(struct rtask *t, uint32_t bits)
+{
+	const uint64_t at =
+		t->sbuf_addr + offsetof(struct mrr_syscallbuf_hdr, no_probe);
+	uint32_t v = 0;
+
+	if (!t->sbuf_addr || !bits)
+		return;
+	if (tracee_read_all(&t->t, at, &v, sizeof(v)) < 0)
+		v = 0;
+	v |= bits;
+	if (tracee_write_all(&t->t, at, &v, sizeof(v)) < 0)
+		t->sbuf_addr = 0;
+}
+
 /* REGISTER at its seccomp stop. Returns the result the library sees. */
 int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t)
 {
@@ -153,21 +170,16 @@ int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t)
 	    h.magic != MRR_SYSCALLBUF_MAGIC)
 		return -EINVAL;
 	t->sbuf_addr = addr;
+	add_no_probe(t, mrr_seccomp_sbuf_bits(&t->t, -1, NULL));
 	return 0;
 }
 
-/* The program installs a seccomp filter of its own: it would see the
- * MADV_COLD probes, so buffered madvise stops. */
+/* The program changes its seccomp state: a filter of its own would see the
+ * MADV_COLD probes, so buffered madvise stops, and one that may answer with
+ * a signal stops all buffering. */
 void rec_sbuf_no_probe(struct rtask *t)
 {
-	uint32_t one = 1;
-
-	if (t->sbuf_addr &&
-	    tracee_write_all(&t->t,
-			     t->sbuf_addr + offsetof(struct mrr_syscallbuf_hdr,
-						     no_probe),
-			     &one, sizeof(one)) < 0)
-		t->sbuf_addr = 0;
+	add_no_probe(t, mrr_seccomp_sbuf_bits(&t->t, t->nr, t->args));
 }
 
 /* A signal is held back for t: make its next buffered call a traced one,

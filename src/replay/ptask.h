@@ -70,7 +70,7 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
 void replay_buffer(struct replayer *rp, struct ptask *t);
 int replay_sbuf_check_consumed(struct replayer *rp, struct ptask *t);
 int replay_sbuf_register(struct replayer *rp, struct ptask *t);
-void replay_sbuf_no_probe(struct ptask *t);
+void replay_sbuf_no_probe(struct replayer *rp, struct ptask *t);
 
 /* replay_syscall.c */
 void replay_syscall(struct replayer *rp, struct ptask *t);

@@ -5,6 +5,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "core/sbuf_records.h"
+#include "core/seccomp_filter.h"
 #include "replay/ptask.h"
 #include "syscallbuf/abi.h"
 
@@ -88,6 +89,20 @@ int replay_sbuf_check_consumed(struct replayer *rp, struct ptask *t)
 }
 
 /* REGISTER: the buffer is at the same address as at record. */
+/* As the recorder does (record_sbuf.c), from the same facts. */
+static void add_no_probe(struct ptask *t, uint32_t bits)
+{
+	const size_t field = offsetof(struct mrr_syscallbuf_hdr, no_probe);
+	uint32_t v = 0;
+
+	if (!t->sbuf_addr || !bits)
+		return;
+	if (tracee_read_all(&t->t, t->sbuf_addr + field, &v, sizeof(v)) < 0)
+		v = 0;
+	if (write_u32(t, field, v | bits) < 0)
+		mrr_debug("pid %d: cannot set no_probe", t->t.tid);
+}
+
 int replay_sbuf_register(struct replayer *rp, struct ptask *t)
 {
 	if (rp->ev.result != 0)
@@ -100,12 +115,11 @@ int replay_sbuf_register(struct replayer *rp, struct ptask *t)
 			t->sbuf_addr);
 		return -1;
 	}
+	add_no_probe(t, mrr_seccomp_sbuf_bits(&t->t, -1, NULL));
 	return 0;
 }
 
-void replay_sbuf_no_probe(struct ptask *t)
+void replay_sbuf_no_probe(struct replayer *rp, struct ptask *t)
 {
-	if (t->sbuf_addr &&
-	    write_u32(t, offsetof(struct mrr_syscallbuf_hdr, no_probe), 1) < 0)
-		mrr_debug("pid %d: cannot set no_probe", t->t.tid);
+	add_no_probe(t, mrr_seccomp_sbuf_bits(&t->t, rp->ev.nr, rp->ev.args));
 }

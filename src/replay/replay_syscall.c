@@ -831,7 +831,7 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		return;
 	if (ev->nr == SYS_seccomp ||
 	    (ev->nr == SYS_prctl && ev->args[0] == 22 /* PR_SET_SECCOMP */))
-		replay_sbuf_no_probe(t);
+		replay_sbuf_no_probe(rp, t);
 	if (ev->flags & MRR_EVF_SKIPPED) {
 		emulate(rp, t, &regs);
 		return;

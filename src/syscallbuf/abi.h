@@ -47,7 +47,8 @@
  *   range is locked, PFN-mapped or hugetlb, and re-running the DONTNEED at
  *   replay drops exactly the same pages. mrr sets hdr.no_probe once the
  *   program installs its own seccomp filter (which would see the probe);
- *   from then on madvise is traced.
+ *   from then on madvise is traced, and, if that filter may answer with a
+ *   signal or a kill, every call (MRR_SYSCALLBUF_NO_BUFFER).
  * - A signal that reaches a task outside a syscall is held back by mrr
  *   until the task's next traced syscall. So that a program busy with
  *   buffered calls still gets it soon, mrr sets hdr.trace_next at record;
@@ -89,9 +90,17 @@ struct mrr_syscallbuf_hdr {
 	uint32_t avail;	     /* replay: bytes of records loaded */
 	uint32_t busy;	     /* a wrapper is between reserve and commit */
 	uint32_t replaying;  /* set by mrr at replay */
-	uint32_t no_probe;   /* set by mrr: do not buffer madvise */
+	uint32_t no_probe;   /* set by mrr: MRR_SYSCALLBUF_NO_* bits */
 	uint32_t trace_next; /* set by mrr: trace the next call */
 };
+/* hdr.no_probe bits. NO_PROBE: do not buffer madvise (a filter of the
+ * program's would see the probe). NO_BUFFER: buffer nothing, because a
+ * filter of the program's may answer a call with a signal or a kill, which
+ * a replay that makes no syscall could not repeat. mrr sets them when the
+ * program installs a filter, and at registration when it has some. */
+#define MRR_SYSCALLBUF_NO_PROBE	 1u
+#define MRR_SYSCALLBUF_NO_BUFFER 2u
+
 /* Records follow the header, up to MRR_SYSCALLBUF_SIZE. */
 
 /* One buffered call. size covers the header and data, rounded up to 8.

@@ -328,7 +328,8 @@ long sb_run(const struct sb_call *c)
 	uint32_t used;
 
 	/* busy: a signal handler interrupted a wrapper of this thread. */
-	if (!hdr || hdr->busy || c->out_len > MRR_SYSCALLBUF_MAX_DATA)
+	if (!hdr || hdr->busy || c->out_len > MRR_SYSCALLBUF_MAX_DATA ||
+	    (hdr->no_probe & MRR_SYSCALLBUF_NO_BUFFER))
 		return sb_traced(c);
 	/* mrr holds a signal for this task until a traced syscall */
 	if (hdr->trace_next) {

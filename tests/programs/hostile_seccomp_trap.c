@@ -1,9 +1,9 @@
 /* hostile_seccomp_trap: seccomp filters that answer with a signal or a
- * kill. The parent's filter makes getppid raise SIGSYS (SECCOMP_RET_TRAP),
- * which its handler answers by setting the call's result to 4242; it checks
- * si_syscall and si_call_addr. A forked child adds a filter that kills it
- * on uname (SECCOMP_RET_KILL_PROCESS), and the parent checks it died of
- * SIGSYS. The process's exit status is 0. */
+ * kill. The parent's filters make getppid and then getpid (a call the
+ * syscall buffer takes) raise SIGSYS (SECCOMP_RET_TRAP), which its handler
+ * answers by setting the call's result to 4242; it checks si_syscall. A forked
+ * child adds a filter that kills it on uname (SECCOMP_RET_KILL_PROCESS), and
+ * the parent checks it died of SIGSYS. The process's exit status is 0. */
 #include "mrr_test.h"
 
 #include <linux/audit.h>
@@ -71,6 +71,14 @@ int main(void)
 	MT_CHECK(traps == 3 && trap_nr == SYS_getppid, "traps %d, nr %d", traps,
 		 trap_nr);
 	printf("getppid trapped 3 times, the handler answered 4242\n");
+	install(SYS_getpid, SECCOMP_RET_TRAP);
+	for (int i = 0; i < 3; i++) {
+		r = getpid();
+		MT_CHECK(r == 4242, "getpid returned %ld", r);
+	}
+	MT_CHECK(traps == 6 && trap_nr == SYS_getpid, "traps %d, nr %d", traps,
+		 trap_nr);
+	printf("getpid trapped 3 times too\n");
 
 	pid = MT_SYS(fork());
 	if (pid == 0) {
