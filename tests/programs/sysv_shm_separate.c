@@ -1,7 +1,14 @@
 /* sysv_shm_separate: two processes attach one SysV segment separately (the
  * child attaches after the fork, by id), write into it in turn, and each
- * sees the other's writes.
- * (issue 10: at replay each attach got a mapping of its own.) */
+ * sees the other's writes (issue 10: at replay each attach got a mapping of
+ * its own).
+ *
+ * Each side detaches after writing and before telling the other through a
+ * pipe: mrr orders two processes' events by when it sees their syscalls
+ * end, and a pipe read can end before the write that fed it does, so the
+ * pipe alone does not order the memory write before the other's read (the
+ * README's shared-memory limit). The shmdt does: the writer waits in it
+ * until mrr has recorded it. */
 #include "mrr_test.h"
 
 #include <sys/ipc.h>
@@ -25,12 +32,15 @@ int main(void)
 		if (q == (void *)-1)
 			_exit(2);
 		strcpy(q + 4096, "from the child");
-		if (write(to_parent[1], "w", 1) != 1)
+		if (shmdt(q) || write(to_parent[1], "w", 1) != 1)
 			_exit(3);
 		/* wait for the parent's answer in the segment */
 		if (read(to_child[0], &c, 1) != 1)
 			_exit(4);
-		_exit(strcmp(q + 8192, "from the parent") ? 5 : 0);
+		q = shmat(id, NULL, SHM_RDONLY);
+		if (q == (void *)-1)
+			_exit(5);
+		_exit(strcmp(q + 8192, "from the parent") ? 6 : 0);
 	}
 	p = MT_SYS(shmat(id, NULL, 0));
 	MT_SYS(read(to_parent[0], &c, 1));
@@ -38,11 +48,11 @@ int main(void)
 		 p + 4096);
 	printf("parent sees the child's write: %s\n", p + 4096);
 	strcpy(p + 8192, "from the parent");
+	MT_SYS(shmdt(p));
 	MT_SYS(write(to_child[1], "p", 1));
 	MT_SYS(waitpid(pid, &st, 0));
 	MT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
 	printf("the child saw the parent's write\n");
-	MT_SYS(shmdt(p));
 	MT_SYS(shmctl(id, IPC_RMID, NULL));
 	mt_pass();
 	return 0;
