@@ -623,7 +623,7 @@ int mrr_record(const struct record_opts *o)
 {
 	struct recorder rec = {0};
 	struct mrr_trace_info info;
-	struct sigaction sa = {0};
+	struct sigaction sa = {0}, given[3];
 	char cwd[PATH_MAX], *argv_blob, *env_blob;
 	size_t argv_len, env_len;
 	extern char **environ;
@@ -678,9 +678,10 @@ int mrr_record(const struct record_opts *o)
 
 	sa.sa_sigaction = on_interrupt;
 	sa.sa_flags = SA_SIGINFO;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* the program gets what mrr was given (nohup's ignored SIGHUP) */
+	sigaction(SIGINT, &sa, &given[0]);
+	sigaction(SIGTERM, &sa, &given[1]);
+	sigaction(SIGHUP, &sa, &given[2]);
 
 	recorder_pid = getpid();
 	pid = fork();
@@ -690,9 +691,9 @@ int mrr_record(const struct record_opts *o)
 		return MRR_EXIT_OSERR;
 	}
 	if (pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		sigaction(SIGINT, &given[0], NULL);
+		sigaction(SIGTERM, &given[1], NULL);
+		sigaction(SIGHUP, &given[2], NULL);
 		exec_child(o);
 	}
 	rec.first_pid = pid;

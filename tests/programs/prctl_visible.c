@@ -53,21 +53,9 @@ int main(int argc, char **argv)
 	MT_CHECK(!(persona & ADDR_NO_RANDOMIZE), "personality 0x%x", persona);
 	check_state("start", PR_TSC_ENABLE, persona);
 
-	/* PR_TSC_ENABLE is the default; setting it must succeed */
-	MT_SYS(prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0));
-	MT_CHECK(prctl(PR_SET_TSC, 7, 0, 0, 0) == -1 && errno == EINVAL,
-		 "PR_SET_TSC 7: %s", strerror(errno));
-	MT_SYS(prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0));
-	MT_CHECK(get_tsc() == PR_TSC_SIGSEGV, "tsc mode %d", get_tsc());
-
-	old = personality(persona | ADDR_NO_RANDOMIZE | ADDR_COMPAT_LAYOUT);
-	MT_CHECK(old == persona, "personality returned 0x%x, want 0x%x", old,
-		 persona);
-	persona |= ADDR_NO_RANDOMIZE | ADDR_COMPAT_LAYOUT;
-	check_state("changed", PR_TSC_SIGSEGV, persona);
-
 	/* garbage in the registers PR_SET_NAME does not read: -1, then
-	 * whatever a buffered call left in them */
+	 * whatever a buffered call left in them (before PR_TSC_SIGSEGV:
+	 * the vDSO's clock_gettime runs rdtsc) */
 	MT_SYS(syscall(SYS_prctl, PR_SET_NAME, "visible", -1L, -1L, -1L, -1L));
 	MT_SYS(prctl(PR_GET_NAME, name, 0, 0, 0));
 	MT_CHECK(strcmp(name, "visible") == 0, "name %s", name);
@@ -85,6 +73,19 @@ int main(int argc, char **argv)
 		MT_SYS(prctl(PR_GET_NAME, name, 0, 0, 0));
 		MT_CHECK(strcmp(name, "garbage") == 0, "name %s", name);
 	}
+
+	/* PR_TSC_ENABLE is the default; setting it must succeed */
+	MT_SYS(prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0));
+	MT_CHECK(prctl(PR_SET_TSC, 7, 0, 0, 0) == -1 && errno == EINVAL,
+		 "PR_SET_TSC 7: %s", strerror(errno));
+	MT_SYS(prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0));
+	MT_CHECK(get_tsc() == PR_TSC_SIGSEGV, "tsc mode %d", get_tsc());
+
+	old = personality(persona | ADDR_NO_RANDOMIZE | ADDR_COMPAT_LAYOUT);
+	MT_CHECK(old == persona, "personality returned 0x%x, want 0x%x", old,
+		 persona);
+	persona |= ADDR_NO_RANDOMIZE | ADDR_COMPAT_LAYOUT;
+	check_state("changed", PR_TSC_SIGSEGV, persona);
 
 	pid = MT_SYS(fork());
 	if (pid == 0) {
