@@ -436,6 +436,56 @@ static void apply_fork(struct mrr_dump *d, int32_t parent, int32_t child,
 	c->as = as;
 }
 
+static void changed(struct mrr_dump *d, uint64_t lo, uint64_t hi)
+{
+	if (d->ndiff < 2 && lo <= hi) {
+		d->diff[d->ndiff][0] = lo;
+		d->diff[d->ndiff][1] = hi;
+		d->ndiff++;
+	}
+}
+
+/* Where a map syscall changes the map, for -m's diff (dump_maps_diff). */
+static void note_changed(struct mrr_dump *d, const struct das *as,
+			 const struct mrr_event *ev)
+{
+	uint64_t a = ev->args[0], res = (uint64_t)ev->result;
+
+	switch (ev->nr) {
+	case SYS_mmap:
+		changed(d, res, res + PAGE_UP(ev->args[1]));
+		break;
+	case SYS_munmap:
+	case SYS_mprotect:
+	case SYS_pkey_mprotect:
+		changed(d, a, a + PAGE_UP(ev->args[1]));
+		break;
+	case SYS_mremap:
+		/* sorted: the diff walks its ranges in order */
+		if (res < a) {
+			changed(d, res, res + PAGE_UP(ev->args[2]));
+			changed(d, a, a + PAGE_UP(ev->args[1]));
+		} else {
+			changed(d, a, a + PAGE_UP(ev->args[1]));
+			changed(d, res, res + PAGE_UP(ev->args[2]));
+		}
+		if (d->ndiff == 2 && d->diff[1][0] <= d->diff[0][1]) {
+			/* overlapping: one range */
+			if (d->diff[1][1] > d->diff[0][1])
+				d->diff[0][1] = d->diff[1][1];
+			d->ndiff = 1;
+		}
+		break;
+	case SYS_brk:
+		if (as->brk_start)
+			changed(d, PAGE_UP(as->brk_start),
+				PAGE_UP(as->brk_end) > PAGE_UP(res)
+					? PAGE_UP(as->brk_end)
+					: PAGE_UP(res));
+		break;
+	}
+}
+
 static bool is_map_syscall(int64_t nr)
 {
 	switch (nr) {
@@ -461,6 +511,7 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 		*before = NULL;
 	if (after)
 		*after = NULL;
+	d->ndiff = 0;
 	if (!t)
 		return;
 	if (ev->kind == MRR_EV_EXEC) {
@@ -482,6 +533,7 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 		return;
 	if (is_map_syscall(ev->nr) && before)
 		*before = das_copy(as);
+	note_changed(d, as, ev);
 	switch (ev->nr) {
 	case SYS_mmap:
 		apply_mmap(d, as, ev);
@@ -552,6 +604,8 @@ int mrr_dump_print_maps(struct mrr_dump *d, int32_t tid, FILE *out)
 {
 	struct dtask *t = dump_task(d, tid, false);
 	struct sbuf *b = &d->line;
+	const struct dmap *m;
+	struct das_iter it;
 	size_t i;
 	bool json = d->flags & MRR_DUMP_JSON;
 
@@ -561,8 +615,8 @@ int mrr_dump_print_maps(struct mrr_dump *d, int32_t tid, FILE *out)
 	if (json)
 		sb_printf(b, "{\"kind\":\"maps\",\"tid\":%d,\"maps\":[",
 			  dump_tid(d, tid));
-	for (i = 0; i < t->as->n; i++) {
-		const struct dmap *m = &t->as->v[i];
+	for (m = das_iter_first(t->as, 0, &it), i = 0; m;
+	     m = das_iter_next(&it), i++) {
 
 		if (json) {
 			sb_puts(b, i ? "," : "");

@@ -674,6 +674,21 @@ void dump_backtrace_lines(struct mrr_dump *d, const struct das *as,
 	}
 }
 
+struct text_diff {
+	struct mrr_dump *d;
+	struct sbuf *b;
+};
+
+static void text_map_line(const struct das *as, const struct dmap *m, char sign,
+			  void *arg)
+{
+	struct text_diff *td = arg;
+
+	sb_printf(td->b, "    %c ", sign);
+	dump_map_line(td->d, as, m, td->b);
+	sb_puts(td->b, "\n");
+}
+
 void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 	       struct das *before, struct das *after, FILE *out)
 {
@@ -724,30 +739,9 @@ void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 	}
 	sb_puts(b, "\n");
 	if ((d->flags & MRR_DUMP_MAPS) && (before || after)) {
-		const struct das *a = after;
+		struct text_diff td = {d, b};
 
-		/* removed or changed mappings, then added or changed ones */
-		for (i = 0; before && i < before->n; i++) {
-			const struct dmap *m = &before->v[i];
-			const struct dmap *n = a ? das_find(a, m->start) : NULL;
-
-			if (n && !memcmp(n, m, sizeof(*m)))
-				continue;
-			sb_puts(b, "    - ");
-			dump_map_line(d, before, m, b);
-			sb_puts(b, "\n");
-		}
-		for (i = 0; a && i < a->n; i++) {
-			const struct dmap *m = &a->v[i];
-			const struct dmap *o =
-				before ? das_find(before, m->start) : NULL;
-
-			if (o && !memcmp(o, m, sizeof(*m)))
-				continue;
-			sb_puts(b, "    + ");
-			dump_map_line(d, a, m, b);
-			sb_puts(b, "\n");
-		}
+		dump_maps_diff(d, before, after, text_map_line, &td);
 	}
 	fputs(b->s ? b->s : "", out);
 	if ((d->flags & MRR_DUMP_BUFFER) && ev->kind == MRR_EV_BUFFER)

@@ -48,11 +48,14 @@ struct dmap {
 	uint64_t label_base;
 };
 
-/* One address space, shared by the tasks that share it (threads). */
+/* One address space, shared by the tasks that share it (threads). Its
+ * mappings (sorted by start, not overlapping) live in a persistent tree
+ * (maps.c): a copy is O(1) and shares them. */
+struct dnode;
 struct das {
 	unsigned refs;
-	struct dmap *v; /* sorted by start, not overlapping */
-	size_t n, cap;
+	struct dnode *root;
+	size_t n;		     /* mappings */
 	uint64_t brk_start, brk_end; /* 0 until the first brk */
 	uint64_t stack_end, sp0;     /* from the exec event */
 };
@@ -74,6 +77,18 @@ int das_move(struct das *as, uint64_t old, uint64_t oldlen, uint64_t new_addr,
 const struct dmap *das_find(const struct das *as, uint64_t addr);
 /* Marks the mappings that [start, end) touches as written. */
 void das_mark_written(struct das *as, uint64_t start, uint64_t end);
+
+/* In-order walk: das_iter_first() returns the first mapping that ends after
+ * from (NULL: none), das_iter_next() the one after the last returned. The
+ * walk is valid while as is not changed. */
+#define DAS_ITER_DEPTH 128
+struct das_iter {
+	const void *stack[DAS_ITER_DEPTH];
+	int depth;
+};
+const struct dmap *das_iter_first(const struct das *as, uint64_t from,
+				  struct das_iter *it);
+const struct dmap *das_iter_next(struct das_iter *it);
 /* "r-xp" */
 void dmap_perms(const struct dmap *m, char out[5]);
 
@@ -117,6 +132,10 @@ struct mrr_dump {
 	char (*files)[MRR_STORED_NAME_MAX]; /* --stable: file#N is files[N-1] */
 	size_t nfiles, files_cap;
 	unsigned next_map; /* --stable: labels map1, map2... */
+	/* the address ranges the current event changed, [lo, hi) each; none:
+	 * anything may have */
+	uint64_t diff[2][2];
+	int ndiff;
 	int32_t first_tid;
 	uint64_t last_seq_any;
 	struct sbuf line, extra;
@@ -133,6 +152,15 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
  * stack. */
 void dump_exec_maps(struct mrr_dump *d, struct dtask *t,
 		    const struct mrr_event *ev);
+
+/* -m: calls emit for each mapping of before that is not in after ('-'),
+ * then for each of after not in before ('+'), looking only near the
+ * ranges the event changed (d->diff). */
+void dump_maps_diff(const struct mrr_dump *d, const struct das *before,
+		    const struct das *after,
+		    void (*emit)(const struct das *as, const struct dmap *m,
+				 char sign, void *arg),
+		    void *arg);
 
 /* One mapping as -m and --maps-at print it (no newline). */
 void dump_map_line(struct mrr_dump *d, const struct das *as,

@@ -293,6 +293,27 @@ static void json_exit(const struct mrr_event *ev, struct sbuf *b)
 	}
 }
 
+struct json_diff {
+	struct mrr_dump *d;
+	struct sbuf *b;
+	bool first, added;
+};
+
+static void json_map_item(const struct das *as, const struct dmap *m, char sign,
+			  void *arg)
+{
+	struct json_diff *jd = arg;
+
+	if (sign == '+' && !jd->added) {
+		sb_puts(jd->b, "],\"maps_added\":[");
+		jd->added = true;
+		jd->first = true;
+	}
+	sb_puts(jd->b, jd->first ? "" : ",");
+	dump_json_map(jd->d, as, m, jd->b);
+	jd->first = false;
+}
+
 void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 	       struct das *before, struct das *after, FILE *out)
 {
@@ -391,33 +412,12 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 		sb_printf(b, ",\"kind_number\":%u", ev->kind);
 	}
 	if ((d->flags & MRR_DUMP_MAPS) && (before || after)) {
-		bool first = true;
+		struct json_diff jd = {d, b, true, false};
 
 		sb_puts(b, ",\"maps_removed\":[");
-		for (i = 0; before && i < before->n; i++) {
-			const struct dmap *m = &before->v[i];
-			const struct dmap *n =
-				after ? das_find(after, m->start) : NULL;
-
-			if (n && !memcmp(n, m, sizeof(*m)))
-				continue;
-			sb_puts(b, first ? "" : ",");
-			dump_json_map(d, before, m, b);
-			first = false;
-		}
-		first = true;
-		sb_puts(b, "],\"maps_added\":[");
-		for (i = 0; after && i < after->n; i++) {
-			const struct dmap *m = &after->v[i];
-			const struct dmap *o =
-				before ? das_find(before, m->start) : NULL;
-
-			if (o && !memcmp(o, m, sizeof(*m)))
-				continue;
-			sb_puts(b, first ? "" : ",");
-			dump_json_map(d, after, m, b);
-			first = false;
-		}
+		dump_maps_diff(d, before, after, json_map_item, &jd);
+		if (!jd.added)
+			sb_puts(b, "],\"maps_added\":[");
 		sb_puts(b, "]");
 	}
 	if ((d->flags & MRR_DUMP_MEM) && ev->nwrites) {

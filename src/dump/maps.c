@@ -1,12 +1,204 @@
 /* The memory map of each recorded address space, rebuilt from the events
  * that change it. It is the recorder's view replayed on paper: the kernel's
- * choices (addresses, merged or split VMAs) are taken from the results. */
+ * choices (addresses, merged or split VMAs) are taken from the results.
+ *
+ * A map is a persistent treap keyed by start address: nodes are shared
+ * between versions and copied only on the path a change touches, so that a
+ * fork's copy of the map and the before/after snapshots of every event cost
+ * O(1), and each change O(log n) plus the mappings it touches. Priorities
+ * are random, so no trace can choose a deep tree. */
 #include "dump/internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
+
+struct dnode {
+	struct dmap m;
+	struct dnode *l, *r;
+	uint32_t prio;
+	unsigned refs;
+};
+
+static uint64_t prio_state;
+
+static uint32_t next_prio(void)
+{
+	if (!prio_state)
+		prio_state = ((uint64_t)time(NULL) << 20) ^
+			     (uint64_t)(uintptr_t)&prio_state ^
+			     0x9e3779b97f4a7c15ull;
+	prio_state ^= prio_state << 13;
+	prio_state ^= prio_state >> 7;
+	prio_state ^= prio_state << 17;
+	return (uint32_t)(prio_state >> 16);
+}
+
+/* Out of memory inside a tree operation cannot be undone half way: the
+ * dump stops, as for any other allocation failure of its own. */
+static struct dnode *node_alloc(void)
+{
+	struct dnode *n = malloc(sizeof(*n));
+
+	if (!n) {
+		fputs("mrr: out of memory\n", stderr);
+		exit(71);
+	}
+	return n;
+}
+
+static struct dnode *node_new(const struct dmap *m)
+{
+	struct dnode *n = node_alloc();
+
+	n->m = *m;
+	n->l = n->r = NULL;
+	n->prio = next_prio();
+	n->refs = 1;
+	return n;
+}
+
+static struct dnode *ref(struct dnode *n)
+{
+	if (n)
+		n->refs++;
+	return n;
+}
+
+static void release(struct dnode *n)
+{
+	while (n && --n->refs == 0) {
+		struct dnode *r = n->r;
+
+		release(n->l);
+		free(n);
+		n = r;
+	}
+}
+
+/* Takes a reference to n and returns a node the caller may change: n itself
+ * when it held the only one, else a copy (sharing n's children). */
+static struct dnode *own(struct dnode *n)
+{
+	struct dnode *c;
+
+	if (n->refs == 1)
+		return n;
+	c = node_alloc();
+	*c = *n;
+	c->refs = 1;
+	ref(c->l);
+	ref(c->r);
+	n->refs--;
+	return c;
+}
+
+/* Splits t (consumed) into the mappings starting below key and the rest. */
+static void split(struct dnode *t, uint64_t key, struct dnode **lo,
+		  struct dnode **hi)
+{
+	if (!t) {
+		*lo = *hi = NULL;
+		return;
+	}
+	t = own(t);
+	if (t->m.start < key) {
+		split(t->r, key, &t->r, hi);
+		*lo = t;
+	} else {
+		split(t->l, key, lo, &t->l);
+		*hi = t;
+	}
+}
+
+/* Joins a and b (consumed), every start in a below every start in b. */
+static struct dnode *merge(struct dnode *a, struct dnode *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	if (a->prio > b->prio) {
+		a = own(a);
+		a->r = merge(a->r, b);
+		return a;
+	}
+	b = own(b);
+	b->l = merge(a, b->l);
+	return b;
+}
+
+static const struct dnode *last_node(const struct dnode *t)
+{
+	while (t && t->r)
+		t = t->r;
+	return t;
+}
+
+static size_t count(const struct dnode *t)
+{
+	size_t n = 0;
+
+	for (; t; t = t->r)
+		n += 1 + count(t->l);
+	return n;
+}
+
+/* A piece [start, end) of m; a file mapping's offset follows its start. */
+static struct dnode *piece(const struct dmap *m, uint64_t start, uint64_t end)
+{
+	struct dmap p = *m;
+
+	if (p.file[0])
+		p.offset += start - m->start;
+	p.start = start;
+	p.end = end;
+	return node_new(&p);
+}
+
+/* Cuts the map of as into what lies below start (*lo), what lies in
+ * [start, end) (*mid, mappings crossing a bound cut there) and what lies
+ * from end on (*hi). as->root is consumed. */
+static void isolate(struct das *as, uint64_t start, uint64_t end,
+		    struct dnode **lo, struct dnode **mid, struct dnode **hi)
+{
+	/* as->n stays the count of lo, mid and hi together */
+	struct dnode *l, *m, *r, *x, *pre = NULL, *post = NULL;
+	const struct dnode *last;
+
+	split(as->root, start, &l, &r);
+	as->root = NULL;
+	last = last_node(l);
+	if (last && last->m.end > start) {
+		struct dmap cross = last->m;
+
+		split(l, cross.start, &l, &x);
+		release(x);
+		l = merge(l, piece(&cross, cross.start, start));
+		pre = piece(&cross, start, cross.end < end ? cross.end : end);
+		as->n++;
+		if (cross.end > end) {
+			post = piece(&cross, end, cross.end);
+			as->n++;
+		}
+	}
+	split(r, end, &m, &r);
+	last = last_node(m);
+	if (last && last->m.end > end) {
+		struct dmap cross = last->m;
+
+		split(m, cross.start, &m, &x);
+		release(x);
+		m = merge(m, piece(&cross, cross.start, end));
+		post = piece(&cross, end, cross.end);
+		as->n++;
+	}
+	*lo = l;
+	*mid = merge(pre, m);
+	*hi = merge(post, r);
+}
 
 struct das *das_new(void)
 {
@@ -23,19 +215,12 @@ struct das *das_copy(const struct das *as)
 
 	if (!c)
 		return NULL;
+	c->root = ref(as->root);
+	c->n = as->n;
 	c->brk_start = as->brk_start;
 	c->brk_end = as->brk_end;
 	c->stack_end = as->stack_end;
 	c->sp0 = as->sp0;
-	if (as->n) {
-		c->v = malloc(as->n * sizeof(*c->v));
-		if (!c->v) {
-			free(c);
-			return NULL;
-		}
-		memcpy(c->v, as->v, as->n * sizeof(*c->v));
-		c->n = c->cap = as->n;
-	}
 	return c;
 }
 
@@ -43,141 +228,106 @@ void das_put(struct das *as)
 {
 	if (!as || --as->refs)
 		return;
-	free(as->v);
+	release(as->root);
 	free(as);
-}
-
-static int reserve(struct das *as, size_t more)
-{
-	size_t ncap;
-	struct dmap *v;
-
-	if (as->n + more <= as->cap)
-		return 0;
-	ncap = as->cap ? as->cap * 2 : 16;
-	while (ncap < as->n + more)
-		ncap *= 2;
-	v = realloc(as->v, ncap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	as->v = v;
-	as->cap = ncap;
-	return 0;
-}
-
-/* Splits the mapping holding addr (if any) so that addr starts one. */
-static int split_at(struct das *as, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < as->n; i++) {
-		struct dmap *m = &as->v[i];
-
-		if (m->start < addr && addr < m->end) {
-			if (reserve(as, 1))
-				return -ENOMEM;
-			m = &as->v[i];
-			memmove(m + 1, m, (as->n - i) * sizeof(*m));
-			as->n++;
-			m[0].end = addr;
-			m[1].start = addr;
-			if (m[1].file[0])
-				m[1].offset += addr - m[0].start;
-			return 0;
-		}
-		if (m->start >= addr)
-			break;
-	}
-	return 0;
 }
 
 int das_unmap(struct das *as, uint64_t start, uint64_t end)
 {
-	size_t i, j;
+	struct dnode *l, *m, *r;
 
 	if (start >= end)
 		return 0;
-	if (split_at(as, start) || split_at(as, end))
-		return -ENOMEM;
-	for (i = j = 0; i < as->n; i++) {
-		if (as->v[i].start >= start && as->v[i].end <= end)
-			continue;
-		as->v[j++] = as->v[i];
-	}
-	as->n = j;
+	isolate(as, start, end, &l, &m, &r);
+	as->n -= count(m);
+	release(m);
+	as->root = merge(l, r);
 	return 0;
 }
 
 int das_map(struct das *as, const struct dmap *m)
 {
-	size_t i;
+	struct dnode *l, *mid, *r;
 
 	if (m->start >= m->end)
 		return 0;
-	if (das_unmap(as, m->start, m->end) || reserve(as, 1))
-		return -ENOMEM;
-	for (i = 0; i < as->n && as->v[i].start < m->start; i++)
-		;
-	memmove(&as->v[i + 1], &as->v[i], (as->n - i) * sizeof(*m));
-	as->v[i] = *m;
+	isolate(as, m->start, m->end, &l, &mid, &r);
+	as->n -= count(mid);
+	release(mid);
+	as->root = merge(merge(l, node_new(m)), r);
 	as->n++;
 	return 0;
 }
 
+/* Applies prot to every node of t (consumed), copying shared ones. */
+static struct dnode *set_prot(struct dnode *t, uint32_t prot)
+{
+	if (!t)
+		return NULL;
+	t = own(t);
+	t->m.prot = prot;
+	if (prot & PROT_WRITE)
+		t->m.flags |= DM_WRITTEN;
+	t->l = set_prot(t->l, prot);
+	t->r = set_prot(t->r, prot);
+	return t;
+}
+
 int das_protect(struct das *as, uint64_t start, uint64_t end, uint32_t prot)
 {
-	size_t i;
+	struct dnode *l, *m, *r;
 
-	if (split_at(as, start) || split_at(as, end))
-		return -ENOMEM;
-	for (i = 0; i < as->n; i++) {
-		struct dmap *m = &as->v[i];
-
-		if (m->start >= start && m->end <= end) {
-			m->prot = prot;
-			if (prot & PROT_WRITE)
-				m->flags |= DM_WRITTEN;
-		}
-	}
+	if (start >= end)
+		return 0;
+	isolate(as, start, end, &l, &m, &r);
+	as->root = merge(merge(l, set_prot(m, prot)), r);
 	return 0;
+}
+
+static void collect(const struct dnode *t, struct dmap *out, size_t *n)
+{
+	for (; t; t = t->r) {
+		collect(t->l, out, n);
+		out[(*n)++] = t->m;
+	}
 }
 
 int das_move(struct das *as, uint64_t old, uint64_t oldlen, uint64_t new_addr,
 	     uint64_t newlen)
 {
-	struct dmap *moved = NULL;
+	struct dnode *l, *m, *r;
+	struct dmap *moved;
 	size_t n = 0, i;
 	int err = 0;
 
-	if (split_at(as, old) || split_at(as, old + oldlen))
-		return -ENOMEM;
-	for (i = 0; i < as->n; i++)
-		if (as->v[i].start >= old && as->v[i].end <= old + oldlen)
-			n++;
-	if (!n)
+	if (!oldlen)
 		return 0;
-	moved = malloc(n * sizeof(*moved));
-	if (!moved)
+	isolate(as, old, old + oldlen, &l, &m, &r);
+	n = count(m);
+	moved = n ? malloc(n * sizeof(*moved)) : NULL;
+	if (n && !moved) {
+		as->root = merge(merge(l, m), r);
 		return -ENOMEM;
+	}
 	n = 0;
-	for (i = 0; i < as->n; i++)
-		if (as->v[i].start >= old && as->v[i].end <= old + oldlen)
-			moved[n++] = as->v[i];
-	err = das_unmap(as, old, old + oldlen);
+	collect(m, moved, &n);
+	release(m);
+	as->n -= n;
+	as->root = merge(l, r);
 	for (i = 0; !err && i < n; i++) {
-		struct dmap m = moved[i];
-		uint64_t rel = m.start - old;
+		struct dmap mv = moved[i];
+		uint64_t rel = mv.start - old;
 
 		if (rel >= newlen)
 			break;
-		m.start = new_addr + rel;
-		m.end = new_addr + (m.end - old);
+		mv.start = new_addr + rel;
+		mv.end = new_addr + (mv.end - old);
 		/* shrinking cuts the tail; growing extends the last part */
-		if (m.end > new_addr + newlen || i == n - 1)
-			m.end = new_addr + newlen;
+		if (mv.end > new_addr + newlen || i == n - 1)
+			mv.end = new_addr + newlen;
 		/* the label travels with the mapping */
-		m.label_base = m.label_base - old + new_addr;
-		err = das_map(as, &m);
+		mv.label_base = mv.label_base - old + new_addr;
+		err = das_map(as, &mv);
 	}
 	free(moved);
 	return err;
@@ -185,28 +335,127 @@ int das_move(struct das *as, uint64_t old, uint64_t oldlen, uint64_t new_addr,
 
 const struct dmap *das_find(const struct das *as, uint64_t addr)
 {
-	size_t lo = 0, hi = as->n;
+	const struct dnode *t = as->root, *best = NULL;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (addr < as->v[mid].start)
-			hi = mid;
-		else if (addr >= as->v[mid].end)
-			lo = mid + 1;
-		else
-			return &as->v[mid];
+	while (t) {
+		if (t->m.start <= addr) {
+			best = t;
+			t = t->r;
+		} else {
+			t = t->l;
+		}
 	}
-	return NULL;
+	return best && addr < best->m.end ? &best->m : NULL;
+}
+
+/* Whether a mapping in t overlapping [start, end) lacks DM_WRITTEN. Starts
+ * and ends both grow left to right: whole subtrees are passed over. */
+static bool needs_mark(const struct dnode *t, uint64_t start, uint64_t end)
+{
+	while (t) {
+		if (t->m.start >= end) {
+			t = t->l;
+		} else if (t->m.end <= start) {
+			t = t->r;
+		} else {
+			if (!(t->m.flags & DM_WRITTEN))
+				return true;
+			if (needs_mark(t->l, start, end))
+				return true;
+			t = t->r;
+		}
+	}
+	return false;
+}
+
+static struct dnode *mark(struct dnode *t, uint64_t start, uint64_t end)
+{
+	if (!t || !needs_mark(t, start, end))
+		return t;
+	t = own(t);
+	if (t->m.start < end && t->m.end > start)
+		t->m.flags |= DM_WRITTEN;
+	t->l = mark(t->l, start, end);
+	t->r = mark(t->r, start, end);
+	return t;
 }
 
 void das_mark_written(struct das *as, uint64_t start, uint64_t end)
 {
-	size_t i;
+	if (start < end && needs_mark(as->root, start, end))
+		as->root = mark(as->root, start, end);
+}
 
-	for (i = 0; i < as->n; i++)
-		if (as->v[i].start < end && as->v[i].end > start)
-			as->v[i].flags |= DM_WRITTEN;
+const struct dmap *das_iter_first(const struct das *as, uint64_t from,
+				  struct das_iter *it)
+{
+	const struct dnode *t = as ? as->root : NULL;
+
+	it->depth = 0;
+	/* the path to the first mapping ending after from */
+	while (t) {
+		if (t->m.end > from) {
+			if (it->depth == DAS_ITER_DEPTH)
+				abort(); /* a treap this deep: 2^-90 odds */
+			it->stack[it->depth++] = t;
+			t = t->l;
+		} else {
+			t = t->r;
+		}
+	}
+	return it->depth ? &((const struct dnode *)it->stack[it->depth - 1])->m
+			 : NULL;
+}
+
+const struct dmap *das_iter_next(struct das_iter *it)
+{
+	const struct dnode *t;
+
+	if (!it->depth)
+		return NULL;
+	t = it->stack[--it->depth];
+	for (t = t->r; t; t = t->l) {
+		if (it->depth == DAS_ITER_DEPTH)
+			abort();
+		it->stack[it->depth++] = t;
+	}
+	return it->depth ? &((const struct dnode *)it->stack[it->depth - 1])->m
+			 : NULL;
+}
+
+void dump_maps_diff(const struct mrr_dump *d, const struct das *before,
+		    const struct das *after,
+		    void (*emit)(const struct das *as, const struct dmap *m,
+				 char sign, void *arg),
+		    void *arg)
+{
+	static const uint64_t all[2] = {0, UINT64_MAX};
+	const uint64_t *rg = d->ndiff ? &d->diff[0][0] : all;
+	int nr = d->ndiff ? d->ndiff : 1;
+
+	/* removed or changed mappings, then added or changed ones; only
+	 * those near what the event changed can differ */
+	for (int pass = 0; pass < 2; pass++) {
+		const struct das *a = pass ? after : before;
+		const struct das *b = pass ? before : after;
+
+		for (int k = 0; a && k < nr; k++) {
+			uint64_t lo = rg[2 * k] ? rg[2 * k] - 1 : 0;
+			uint64_t hi = rg[2 * k + 1];
+			struct das_iter it;
+			const struct dmap *m;
+
+			for (m = das_iter_first(a, lo, &it);
+			     m && m->start <= hi; m = das_iter_next(&it)) {
+				const struct dmap *o =
+					b ? das_find(b, m->start) : NULL;
+
+				if (o && !memcmp(o, m, sizeof(*m)))
+					continue;
+				emit(a, m, pass ? '+' : '-', arg);
+			}
+		}
+	}
 }
 
 void dmap_perms(const struct dmap *m, char out[5])

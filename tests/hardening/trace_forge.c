@@ -14,8 +14,9 @@
  *       70 KB on disk and little memory to make.
  *   trace_forge scale OUT MMAPS CLONES TIDS
  *       A synthetic trace for `mrr dump`: an exec, MMAPS anonymous mmaps at
- *       distinct addresses, CLONES forks (each child exits), and TIDS
- *       getpid calls each from another tid. Nothing in it replays.
+ *       distinct addresses, CLONES forks spread among them (the children
+ *       exit at the end), and TIDS getpid calls each from another tid.
+ *       Nothing in it replays.
  *   trace_forge maxrss FILE CMD [ARGS...]
  *       Runs CMD, writes its peak resident set size in KiB into FILE, and
  *       exits with its status (128+N if signal N killed it).
@@ -374,12 +375,15 @@ static int forge_scale(const char *out, long mmaps, long clones, long tids)
 			ev.args[0] = 17; /* SIGCHLD */
 			ev.result = child;
 			append(w, &ev);
-			memset(&ev, 0, sizeof(ev));
-			ev.kind = MRR_EV_EXIT;
-			ev.tid = child;
-			ev.nr = SYS_exit_group;
-			append(w, &ev);
 		}
+	}
+	/* the children live to the end, each with its copy of the map */
+	for (int32_t child = 2000; child < 2000 + forks; child++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = MRR_EV_EXIT;
+		ev.tid = child;
+		ev.nr = SYS_exit_group;
+		append(w, &ev);
 	}
 	for (long i = 0; i < tids; i++) {
 		memset(&ev, 0, sizeof(ev));
