@@ -283,6 +283,11 @@ int mrr_trace_for_each_file(const mrr_trace_reader *r,
 				      void *arg),
 			    void *arg);
 
+/* Makes every file hash or copy in progress, and every later one, give up
+ * with -ECANCELED, so that a process told to stop is not held up by a huge
+ * file. Async-signal-safe (for a SIGINT or SIGTERM handler); irreversible. */
+void mrr_trace_cancel(void);
+
 /* A short human name for an error code (for messages). */
 const char *mrr_trace_strerror(int code);
 

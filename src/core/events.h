@@ -73,7 +73,10 @@ struct mrr_mmap_extra {
 	char file[64];	 /* stored name */
 	uint64_t size;	 /* file size at record */
 	uint32_t shared; /* MAP_SHARED */
-	uint32_t pad;
+	/* Which file at record, 1-based, the same for every mapping of one
+	 * file (inode) whatever its content then; 0: not known (older
+	 * traces). Replay backs all mappings of one ident with one copy. */
+	uint32_t ident;
 };
 
 /* MRR_EV_RDTSC: nr is 0 for rdtsc, 1 for rdtscp; args[0] is the counter,

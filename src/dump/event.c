@@ -274,7 +274,9 @@ static bool is_write_family(int64_t nr)
 bool dump_file_write(const struct mrr_event *ev,
 		     struct mrr_file_write_extra *out)
 {
-	if (ev->kind != MRR_EV_SYSCALL || !is_write_family(ev->nr) ||
+	if (ev->kind != MRR_EV_SYSCALL ||
+	    !(is_write_family(ev->nr) || ev->nr == SYS_ftruncate ||
+	      ev->nr == SYS_fallocate) ||
 	    ev->extra_len != sizeof(*out))
 		return false;
 	memcpy(out, ev->extra, sizeof(*out));
@@ -519,7 +521,12 @@ static void text_syscall(struct mrr_dump *d, const struct das *as_before,
 		sb_puts(b, ", interrupted, pending ");
 		pending_names(pending, b);
 	}
-	if (dump_file_write(ev, &fw)) {
+	if (dump_file_write(ev, &fw) &&
+	    (ev->nr == SYS_ftruncate || ev->nr == SYS_fallocate)) {
+		sb_puts(b, ", mapped file ");
+		dump_file(d, fw.file, b);
+		sb_printf(b, " now %" PRIu64 " bytes", fw.offset);
+	} else if (dump_file_write(ev, &fw)) {
 		sb_puts(b, ", into mapped file ");
 		dump_file(d, fw.file, b);
 		sb_printf(b, " at offset %" PRIu64, fw.offset);

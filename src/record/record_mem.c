@@ -268,6 +268,54 @@ static bool program_may_write(const struct rtask *t)
 	return (fl & O_ACCMODE) != O_RDONLY;
 }
 
+/* An ftruncate or fallocate of a file some recorded process maps: the
+ * replay must give its copy the same size, or a mapping that reaches past
+ * the old end gets SIGBUS where the recording read data (and the other way
+ * round after a shrink). The extra names the copy; offset is the new size
+ * (ftruncate); fallocate is replayed with the event's own arguments. */
+void rec_file_resize_exit(struct recorder *rec, struct rtask *t,
+			  struct capture *c)
+{
+	struct mrr_file_write_extra x = {0};
+	char path[64];
+	struct stat st;
+	size_t i;
+
+	if (t->last_result != 0 || !rec->nstored)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid,
+		 (int)t->args[0]);
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	for (i = rec->nstored; i-- > 0;)
+		if (rec->stored[i].dev == st.st_dev &&
+		    rec->stored[i].ino == st.st_ino)
+			break;
+	if (i == (size_t)-1)
+		return;
+	memcpy(x.file, rec->stored[i].name, sizeof(x.file));
+	x.offset = (uint64_t)st.st_size;
+	capture_extra(c, &x, sizeof(x));
+}
+
+/* The file behind fd as a number shared by all its stored versions: one
+ * more than the first stored entry with its device and inode. */
+static uint32_t file_ident(struct recorder *rec, struct rtask *t, int fd)
+{
+	char path[64];
+	struct stat st;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
+	if (stat(path, &st) < 0)
+		return 0;
+	for (i = 0; i < rec->nstored; i++)
+		if (rec->stored[i].dev == st.st_dev &&
+		    rec->stored[i].ino == st.st_ino)
+			return (uint32_t)i + 1;
+	return 0;
+}
+
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 {
 	struct mrr_mmap_extra x = {0};
@@ -291,6 +339,8 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		/* /dev/zero and other non-regular files: no contents */
 		return;
 	}
+	if (err == -ECANCELED)
+		return; /* Ctrl-C or SIGTERM: the recording ends now */
 	if (err == -ENOSPC || err == -EDQUOT || err == -EFBIG || err == -EIO ||
 	    err < -999) {
 		/* the trace cannot be written: it stays incomplete, as when
@@ -307,6 +357,7 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 		return;
 	}
 	x.shared = (flags & MAP_SHARED) != 0;
+	x.ident = file_ident(rec, t, (int)t->args[4]);
 	capture_extra(c, &x, sizeof(x));
 	if (t->args[2] & PROT_EXEC) {
 		char path[64];

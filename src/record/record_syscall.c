@@ -761,6 +761,10 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 				capture_file_write(rec, t, result, &c);
 		}
 		break;
+	case SYS_ftruncate:
+	case SYS_fallocate:
+		rec_file_resize_exit(rec, t, &c);
+		break;
 	}
 	write_syscall_event(rec, t, result, flags, &c);
 	if (rec->backtrace)

@@ -194,6 +194,10 @@ int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 int rec_store_path(struct recorder *rec, const char *path,
 		   char name[MRR_STORED_NAME_MAX]);
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c);
+/* At the exit of an ftruncate or fallocate (t->last_result set): notes a
+ * size change of a mapped file for the replay's copy. */
+void rec_file_resize_exit(struct recorder *rec, struct rtask *t,
+			  struct capture *c);
 /* Rewrites the rdtsc sites of the file stored as name, mapped at
  * [start, end) from file offset offset, and captures the rewritten bytes.
  * path is where the file can be read now. */

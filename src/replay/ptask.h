@@ -42,6 +42,14 @@ struct replayer {
 	int status;	  /* 0 or the MRR_EXIT_* code once stopped */
 	char (*verified)[MRR_STORED_NAME_MAX]; /* stored files checked */
 	size_t nverified;
+	/* stored names that have a copy in tmpdir, and the recorded file
+	 * (ident, 0: the name alone) each is a version of */
+	struct file_copy {
+		char name[MRR_STORED_NAME_MAX];
+		uint32_t ident;
+		bool loaded; /* the ident's copy holds this version */
+	} *copies;
+	size_t ncopies;
 };
 
 /* replayer.c */

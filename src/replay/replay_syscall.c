@@ -12,8 +12,10 @@
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/sched.h>
@@ -36,8 +38,8 @@
 #define MADV_DONTNEED_LOCKED 24
 #endif
 
-static int private_copy(struct replayer *rp, const char *name, const char *src,
-			char *buf, size_t buflen);
+static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
+			const char *src, char *buf, size_t buflen);
 
 int run_to_exit(struct replayer *rp, struct ptask *t)
 {
@@ -144,7 +146,7 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 	    memchr(x->file, 0, sizeof(x->file)) == NULL)
 		return;
 	if (stored_path(rp, x->file, src, sizeof(src)) ||
-	    private_copy(rp, x->file, src, copy, sizeof(copy)) < 0)
+	    private_copy(rp, x->file, 0, src, copy, sizeof(copy)) < 0)
 		return;
 	fd = open(copy, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || copy_written(t, ev, fd, (int64_t)x->offset) < 0)
@@ -154,6 +156,69 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 			x->file);
 	if (fd >= 0)
 		close(fd);
+}
+
+/* fallocate on the replay's copy, whose file system may lack the mode:
+ * zeroing a range is then done by writing zeroes. Returns 0 or an errno. */
+static int fallocate_copy(int fd, int mode, uint64_t off, uint64_t len)
+{
+	static const char zeros[65536];
+	struct stat st;
+
+	if (fallocate(fd, mode, (off_t)off, (off_t)len) == 0)
+		return 0;
+	if (!(mode & (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_ZERO_RANGE)))
+		return (errno == EOPNOTSUPP) ? 0 : errno;
+	if (fstat(fd, &st) < 0)
+		return errno;
+	/* past the end reads as zeroes anyway (the caller sets the size) */
+	if (off + len > (uint64_t)st.st_size)
+		len = off < (uint64_t)st.st_size ? st.st_size - off : 0;
+	while (len) {
+		size_t n = len < sizeof(zeros) ? len : sizeof(zeros);
+
+		if (pwrite(fd, zeros, n, (off_t)off) != (ssize_t)n)
+			return EIO;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* An ftruncate or fallocate of a file the program maps: the replay's copy
+ * changes size the same way, so that its mappings fault (or not) where the
+ * recording's did. */
+static void replay_file_resize(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const struct mrr_file_write_extra *x = ev->extra;
+	char src[PATH_MAX], copy[PATH_MAX];
+	int fd, err = 0;
+
+	if (ev->result != 0 || ev->extra_len != sizeof(*x) ||
+	    memchr(x->file, 0, sizeof(x->file)) == NULL)
+		return;
+	if (stored_path(rp, x->file, src, sizeof(src)) ||
+	    private_copy(rp, x->file, 0, src, copy, sizeof(copy)) < 0)
+		return;
+	fd = open(copy, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		err = errno;
+	else if (ev->nr == SYS_fallocate)
+		err = fallocate_copy(fd, (int)ev->args[1], ev->args[2],
+				     ev->args[3]);
+	else if (ftruncate(fd, (off_t)x->offset) < 0)
+		err = errno;
+	/* a size the kernel gave the file at record, whatever the call */
+	if (fd >= 0 && !err && ftruncate(fd, (off_t)x->offset) < 0)
+		err = errno;
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		diverge(rp, t,
+			"cannot resize the replay's copy of mapped file %s to "
+			"%" PRIu64 " bytes: %s",
+			x->file, x->offset, strerror(err));
 }
 
 static void emulate(struct replayer *rp, struct ptask *t,
@@ -170,6 +235,11 @@ static void emulate(struct replayer *rp, struct ptask *t,
 	case SYS_pwritev:
 	case SYS_pwritev2:
 		replay_output(rp, t);
+		break;
+	case SYS_ftruncate:
+	case SYS_fallocate:
+		replay_file_resize(rp, t);
+		break;
 	}
 	if (run_to_exit(rp, t) == 0)
 		set_result(rp, t, rp->ev.result);
@@ -246,14 +316,57 @@ static int replace_and_run(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
-/* The replay's own writable copy of a stored file (one per name), so that
- * writes through mappings never touch the trace. */
-static int private_copy(struct replayer *rp, const char *name, const char *src,
-			char *buf, size_t buflen)
+/* Copies in to out, keeping holes as holes: a 16 GiB memfd with a few
+ * pages written costs a few pages. Returns 0 or -errno. */
+static int copy_sparse(int in, int out)
 {
 	char chunk[65536];
-	int in, out, err = 0;
+	off_t off = 0, data, hole;
 	ssize_t n;
+
+	for (;;) {
+		data = lseek(in, off, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break; /* a hole up to the end */
+		hole = data < 0 ? -1 : lseek(in, data, SEEK_HOLE);
+		if (data < 0 || hole < 0) {
+			data = off; /* no SEEK_DATA: copy it all */
+			hole = (off_t)INT64_MAX;
+		}
+		for (off = data; off < hole; off += n) {
+			size_t want = sizeof(chunk);
+
+			if ((uint64_t)(hole - off) < want)
+				want = (size_t)(hole - off);
+			n = pread(in, chunk, want, off);
+			if (n < 0 && errno == EINTR) {
+				n = 0;
+				continue;
+			}
+			if (n < 0)
+				return -errno;
+			if (n == 0)
+				goto out_size;
+			if (pwrite(out, chunk, (size_t)n, off) != n)
+				return -EIO;
+		}
+	}
+out_size:
+	/* the copy's size, also where it ends in a hole */
+	off = lseek(in, 0, SEEK_END);
+	if (off < 0 || ftruncate(out, off) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The replay's own writable copy of a stored file (one per name), so that
+ * writes through mappings never touch the trace. */
+static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
+			const char *src, char *buf, size_t buflen)
+{
+	struct file_copy *c = NULL;
+	int in, out, err = 0;
+	size_t i;
 
 	if (!rp->tmpdir[0]) {
 		err = replay_tmpdir_create(rp->tmpdir, sizeof(rp->tmpdir));
@@ -262,29 +375,146 @@ static int private_copy(struct replayer *rp, const char *name, const char *src,
 			return err;
 		}
 	}
-	if ((size_t)snprintf(buf, buflen, "%s/%s", rp->tmpdir, name) >= buflen)
+	for (i = 0; i < rp->ncopies && !c; i++)
+		if (!strcmp(rp->copies[i].name, name))
+			c = &rp->copies[i];
+	if (!c) {
+		if (rp->ncopies % 16 == 0) {
+			c = realloc(rp->copies,
+				    (rp->ncopies + 16) * sizeof(*c));
+			if (!c)
+				return -ENOMEM;
+			rp->copies = c;
+		}
+		c = &rp->copies[rp->ncopies++];
+		memset(c, 0, sizeof(*c));
+		snprintf(c->name, sizeof(c->name), "%s", name);
+		c->ident = ident;
+	}
+	/* a write names the version only: its file is the one last mapped */
+	ident = c->ident;
+	if ((ident ? snprintf(buf, buflen, "%s/file-%u", rp->tmpdir, ident)
+		   : snprintf(buf, buflen, "%s/%s", rp->tmpdir, name)) >=
+	    (int)buflen)
 		return -ENAMETOOLONG;
-	out = open(buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (c->loaded)
+		return 0;
+	/* Another version of the same file was loaded: the file changed at
+	 * record (mostly through writes the replay applied already); its
+	 * copy takes the new content in place, so that every mapping of it
+	 * stays one file, as at record. */
+	out = open(buf, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (out < 0)
-		return errno == EEXIST ? 0 : -errno;
-	in = open(src, O_RDONLY | O_CLOEXEC);
+		return -errno;
+	in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (in < 0) {
 		err = -errno;
 		goto out_close_out;
 	}
-	while ((n = read(in, chunk, sizeof(chunk))) > 0)
-		if (write(out, chunk, (size_t)n) != n) {
-			err = -EIO;
-			break;
-		}
-	if (n < 0)
+	if (ftruncate(out, 0) < 0)
 		err = -errno;
+	else
+		err = copy_sparse(in, out);
 	close(in);
+	if (!err) {
+		for (i = 0; i < rp->ncopies; i++)
+			if (ident && rp->copies[i].ident == ident)
+				rp->copies[i].loaded = false;
+		c->loaded = true;
+	}
 out_close_out:
 	close(out);
-	if (err)
-		unlink(buf);
 	return err;
+}
+
+/* The task's fd open on path with access mode accmode, which an earlier
+ * mapping left open, or -1. */
+static int64_t task_fd_on(struct ptask *t, const char *path, int accmode)
+{
+	char dir[64], link[384], target[PATH_MAX], line[128];
+	struct dirent *de;
+	int64_t found = -1;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", t->t.tid);
+	d = opendir(dir);
+	if (!d)
+		return -1;
+	while (found < 0 && (de = readdir(d))) {
+		ssize_t n;
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(link, sizeof(link), "%s/%s", dir, de->d_name);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = 0;
+		if (strcmp(target, path))
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/fdinfo/%s", t->t.tid,
+			 de->d_name);
+		f = fopen(link, "re");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "flags:", 6) &&
+			    (strtol(line + 6, NULL, 8) & O_ACCMODE) == accmode)
+				found = strtol(de->d_name, NULL, 10);
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Maps path into the task as the current mmap event says, at its recorded
+ * address, through the task's stopped syscall when regs is given (else
+ * injected). The file stays open in the task (close-on-exec), and later
+ * mappings of it use that open file: mappings of one open file merge into
+ * one VMA where they touch, which the program's mremap may depend on, and
+ * separate opens never merge. Returns the task's fd, with the mmap's
+ * result in *ret, or -1 (reported). */
+static int64_t map_file(struct replayer *rp, struct ptask *t,
+			struct user_regs_struct *regs, const char *path,
+			bool shared, uint64_t flags, int64_t *ret)
+{
+	const struct mrr_event *ev = &rp->ev;
+	uint64_t scratch = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
+	int oflags = (shared ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	int64_t fd = task_fd_on(t, path, oflags & O_ACCMODE);
+
+	if (fd < 0) {
+		if (tracee_write_all(&t->t, scratch, path, strlen(path) + 1) <
+		    0) {
+			diverge(rp, t, "cannot write into mrr's page");
+			return -1;
+		}
+		if (regs ? replace_and_run(rp, t, regs, SYS_openat,
+					   (uint64_t)AT_FDCWD, scratch,
+					   (uint64_t)oflags, 0, &fd)
+			 : inject(rp, t, SYS_openat, (uint64_t)AT_FDCWD,
+				  scratch, (uint64_t)oflags, 0, 0, 0, &fd))
+			return -1;
+		regs = NULL; /* the program's call is used up */
+		if (fd < 0) {
+			diverge(rp, t, "cannot open the stored copy %s: %s",
+				path, strerror((int)-fd));
+			return -1;
+		}
+	}
+	if (regs) {
+		regs->r8 = (uint64_t)fd;
+		regs->r9 = ev->args[5];
+		if (replace_and_run(rp, t, regs, SYS_mmap, (uint64_t)ev->result,
+				    ev->args[1], ev->args[2], flags, ret) < 0)
+			return -1;
+	} else if (inject(rp, t, SYS_mmap, (uint64_t)ev->result, ev->args[1],
+			  ev->args[2], flags, (uint64_t)fd, ev->args[5],
+			  ret) < 0) {
+		return -1;
+	}
+	return fd;
 }
 
 static void replay_mmap(struct replayer *rp, struct ptask *t,
@@ -320,31 +550,21 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 	if (stored_path(rp, x->file, path, sizeof(path)))
 		return;
 	/* Mappings of one file must share its pages, as at record, and see
-	 * writes made to it: all but private code use one writable copy. A
-	 * shared mapping is opened for writing, and so only ever maps the
-	 * replay's own copy: the stored file may be a hard link to someone's
-	 * original file, which replayed bytes must never reach. */
-	if (!(ev->args[2] & PROT_EXEC) || shared) {
-		if (private_copy(rp, x->file, path, copy, sizeof(copy)) < 0) {
-			diverge(rp, t, "cannot copy stored file %s", x->file);
-			return;
-		}
-		snprintf(path, sizeof(path), "%s", copy);
-	}
-	if (tracee_write_all(&t->t, MRR_PAGE_ADDR + MRR_PAGE_SCRATCH, path,
-			     strlen(path) + 1) < 0 ||
-	    replace_and_run(rp, t, regs, SYS_openat, (uint64_t)AT_FDCWD,
-			    MRR_PAGE_ADDR + MRR_PAGE_SCRATCH,
-			    (shared ? O_RDWR : O_RDONLY) | O_CLOEXEC, 0,
-			    &fd) < 0)
-		return;
-	if (fd < 0) {
-		diverge(rp, t, "cannot open the stored copy %s: %s", path,
-			strerror((int)-fd));
+	 * writes made to it, and adjacent ones must merge into one VMA where
+	 * they did (an mremap over both fails otherwise): all map one
+	 * writable copy. The stored file itself is never mapped writable: it
+	 * may be a hard link to someone's original file, which replayed bytes
+	 * must never reach, or be the program the replay runs (Text file
+	 * busy). It serves only private code when the copy's file system
+	 * does not allow execution. */
+	if (private_copy(rp, x->file, x->ident, path, copy, sizeof(copy)) < 0) {
+		diverge(rp, t, "cannot copy stored file %s", x->file);
 		return;
 	}
-	if (inject(rp, t, SYS_mmap, addr, ev->args[1], ev->args[2], flags,
-		   (uint64_t)fd, ev->args[5], &ret) < 0)
+	fd = map_file(rp, t, regs, copy, shared, flags, &ret);
+	if (fd >= 0 && ret == -EPERM && !shared)
+		fd = map_file(rp, t, NULL, path, false, flags, &ret);
+	if (fd < 0)
 		return;
 	if (ret != (int64_t)addr) {
 		diverge(rp, t,
@@ -353,8 +573,6 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 			x->file, (uint64_t)ret, addr);
 		return;
 	}
-	if (inject(rp, t, SYS_close, (uint64_t)fd, 0, 0, 0, 0, 0, &ret) < 0)
-		return;
 	if (set_result(rp, t, ev->result) == 0)
 		apply_writes(rp, t, ev); /* rewritten rdtsc sites */
 }

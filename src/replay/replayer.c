@@ -1103,6 +1103,7 @@ int mrr_replay(const struct replay_opts *o)
 	kill_all(&rp);
 	mrr_trace_close(rp.r);
 	free(rp.verified);
+	free(rp.copies);
 	free(extra);
 	replay_tmpdir_remove();
 	return rp.status;

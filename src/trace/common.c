@@ -3,6 +3,9 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -102,19 +105,90 @@ const char *mrr_trace_strerror(int code)
 	}
 }
 
+static volatile sig_atomic_t trace_cancelled;
+
+void mrr_trace_cancel(void)
+{
+	trace_cancelled = 1;
+}
+
+/* Feeds len zero bytes (a hole) to st without reading them; a copy gets
+ * the same hole by seeking past it. */
+static int hash_hole(int copy_fd, struct trace_xxh64_state *st,
+		     const uint8_t *zeros, size_t zlen, uint64_t len)
+{
+	uint64_t done = 0;
+
+	while (done < len) {
+		size_t n = len - done < zlen ? (size_t)(len - done) : zlen;
+
+		if (trace_cancelled)
+			return -ECANCELED;
+		trace_xxh64_update(st, zeros, n);
+		done += n;
+	}
+	if (copy_fd >= 0 && lseek(copy_fd, (off_t)len, SEEK_CUR) < 0)
+		return -errno;
+	return 0;
+}
+
 int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 		    uint64_t *size)
 {
 	size_t cap = 1 << 20;
-	uint8_t *buf = malloc(cap);
-	uint64_t off = 0;
+	uint8_t *buf = malloc(cap), *zeros = calloc(1, cap);
+	uint64_t off = 0, data_end = 0;
+	bool holes = true; /* SEEK_DATA works on this file */
 	int ret = 0;
 
-	if (!buf)
-		return -ENOMEM;
+	if (!buf || !zeros) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	/* Huge sparse files (a memfd of tens of GiB with a few pages written)
+	 * are common: holes are hashed as zeroes without being read, and a
+	 * copy keeps them as holes. */
 	for (;;) {
-		ssize_t n = trace_pread_all(fd, buf, cap, off);
+		ssize_t n;
+		size_t want = cap;
 
+		if (trace_cancelled) {
+			ret = -ECANCELED;
+			break;
+		}
+		if (holes && off >= data_end) {
+			off_t d = lseek(fd, (off_t)off, SEEK_DATA), h;
+
+			if (d < 0 && errno == ENXIO) {
+				struct stat sb;
+
+				/* only a hole up to the end of the file */
+				if (fstat(fd, &sb) < 0 ||
+				    (uint64_t)sb.st_size <= off)
+					break;
+				d = sb.st_size;
+				ret = hash_hole(copy_fd, st, zeros, cap,
+						(uint64_t)d - off);
+				if (ret)
+					break;
+				off = (uint64_t)d;
+				continue;
+			}
+			h = d < 0 ? -1 : lseek(fd, d, SEEK_HOLE);
+			if (d < 0 || h < 0) {
+				holes = false; /* not supported: read it all */
+			} else {
+				ret = hash_hole(copy_fd, st, zeros, cap,
+						(uint64_t)d - off);
+				if (ret)
+					break;
+				off = (uint64_t)d;
+				data_end = (uint64_t)h;
+			}
+		}
+		if (holes && data_end - off < want)
+			want = (size_t)(data_end - off);
+		n = trace_pread_all(fd, buf, want, off);
 		if (n < 0) {
 			ret = (int)n;
 			break;
@@ -128,8 +202,15 @@ int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 				break;
 		}
 		off += (uint64_t)n;
+		if (holes && (size_t)n < want)
+			break; /* the file shrank meanwhile */
 	}
+	/* a copy that ends in a hole gets its size */
+	if (!ret && copy_fd >= 0 && ftruncate(copy_fd, (off_t)off) < 0)
+		ret = -errno;
 	*size = off;
+out_free:
+	free(zeros);
 	free(buf);
 	return ret;
 }
