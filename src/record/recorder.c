@@ -182,6 +182,28 @@ static void resume(struct recorder *rec, struct rtask *t, int how, int sig)
 			  strerror(errno));
 }
 
+/* LD_PRELOAD for the program: the user's libraries, then mrr's. The
+ * user's come first so that their wrappers of buffered calls still run
+ * (and reach mrr's through RTLD_NEXT), as they would natively. */
+static void set_preload(const char *mrr_lib)
+{
+	const char *user = getenv("LD_PRELOAD");
+	size_t n;
+	char *both;
+
+	if (!user || !user[strspn(user, " :")]) {
+		setenv("LD_PRELOAD", mrr_lib, 1);
+		return;
+	}
+	n = strlen(user) + strlen(mrr_lib) + 2;
+	both = malloc(n);
+	if (!both)
+		_exit(MRR_EXIT_OSERR);
+	snprintf(both, n, "%s:%s", user, mrr_lib);
+	setenv("LD_PRELOAD", both, 1);
+	free(both);
+}
+
 /* The child side: becomes the recorded program. */
 static void exec_child(const struct record_opts *o)
 {
@@ -195,7 +217,7 @@ static void exec_child(const struct record_opts *o)
 	/* setenv allocates, and must do so before rdtsc traps: ASan's
 	 * allocator reads the clock (rdtsc, through the vDSO). */
 	if (o->syscallbuf && o->preload)
-		setenv("LD_PRELOAD", o->preload, 1);
+		set_preload(o->preload);
 	personality(ADDR_NO_RANDOMIZE);
 	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
 	if (mrr_install_seccomp_filter() < 0)
@@ -380,12 +402,12 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	child->parent = parent->t.tid;
 	child->started = parent->started;
 	child->sbuf_addr = parent->sbuf_addr;
+	rec_virt_inherit(child, parent);
 	if (vfork)
 		parent->vfork_child = cpid;
 	/* The fork's event goes in now, with the child's pid as result. */
 	rec_fork_event(rec, parent, cpid);
 	parent->fork_written = true;
-	rec_virt_inherit(child, parent);
 	parent->in_syscall = true;
 	child->released = true;
 	if (child->held) {
