@@ -85,6 +85,21 @@ TEST(ArgsUsed, MremapFifthOnlyWhenRead)
 	EXPECT_EQ(mrr_syscall_args_used(__NR_mremap, a), 5);
 }
 
+TEST(ArgsUsed, FutexByOperation)
+{
+	uint64_t a[6] = {0x1000, 1 /* FUTEX_WAKE */, 1, ~0ull, ~0ull, ~0ull};
+
+	EXPECT_EQ(mrr_syscall_args_used(__NR_futex, a), 3);
+	a[1] = 1 | 128; /* FUTEX_WAKE | FUTEX_PRIVATE_FLAG */
+	EXPECT_EQ(mrr_syscall_args_used(__NR_futex, a), 3);
+	a[1] = 0 | 128; /* FUTEX_WAIT, private */
+	EXPECT_EQ(mrr_syscall_args_used(__NR_futex, a), 4);
+	a[1] = 4; /* FUTEX_CMP_REQUEUE reads all six */
+	EXPECT_EQ(mrr_syscall_args_used(__NR_futex, a), 6);
+	a[1] = 5; /* FUTEX_WAKE_OP */
+	EXPECT_EQ(mrr_syscall_args_used(__NR_futex, a), 6);
+}
+
 TEST(ArgsUsed, FcntlOpenAndUnknown)
 {
 	uint64_t a[6] = {3, 3 /* F_GETFL */, 0xdead, 0, 0, 0};
