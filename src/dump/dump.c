@@ -717,20 +717,30 @@ void dump_streamed_hex(struct mrr_dump *d, uint32_t i,
 }
 
 void dump_streamed_json_hex(struct mrr_dump *d, uint32_t i,
-			    const struct mrr_mem_write *w, struct sbuf *b)
+			    const struct mrr_mem_write *w, struct sbuf *b,
+			    FILE *out)
 {
 	mrr_trace_reader *r = (mrr_trace_reader *)d->r;
-	uint8_t *buf = malloc(STREAM_PIECE);
+	char *hex = malloc(2 * STREAM_PIECE);
+	uint8_t *buf = (uint8_t *)hex; /* read into the first half */
 	uint64_t off;
 
+	fputs(b->s ? b->s : "", out);
+	sb_reset(b);
 	for (off = 0; buf && r && off < w->len; off += STREAM_PIECE) {
 		size_t n = w->len - off < STREAM_PIECE ? (size_t)(w->len - off)
 						       : STREAM_PIECE;
 
 		if (mrr_trace_read_data(r, i, buf, n))
 			break;
-		for (size_t k = 0; k < n; k++)
-			sb_printf(b, "%02x", buf[k]);
+		/* in place, from the end: two hex digits per byte */
+		for (size_t k = n; k-- > 0;) {
+			uint8_t v = buf[k];
+
+			hex[2 * k] = "0123456789abcdef"[v >> 4];
+			hex[2 * k + 1] = "0123456789abcdef"[v & 15];
+		}
+		fwrite(hex, 1, 2 * n, out);
 	}
-	free(buf);
+	free(hex);
 }

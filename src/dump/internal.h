@@ -202,8 +202,11 @@ long dump_read_string(struct mrr_dump *d, const struct das *as, uint64_t addr,
  * bytes read and printed a piece at a time (dump.c). */
 void dump_streamed_hex(struct mrr_dump *d, uint32_t i,
 		       const struct mrr_mem_write *w, bool stable, FILE *out);
+/* The line so far (b) goes to out first: the hex is written straight to
+ * out, never held whole. */
 void dump_streamed_json_hex(struct mrr_dump *d, uint32_t i,
-			    const struct mrr_mem_write *w, struct sbuf *b);
+			    const struct mrr_mem_write *w, struct sbuf *b,
+			    FILE *out);
 
 void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 	       struct das *before, struct das *after, FILE *out);

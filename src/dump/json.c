@@ -433,7 +433,7 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 			for (k = 0; p && k < w->len; k++)
 				sb_printf(b, "%02x", p[k]);
 			if (!p)
-				dump_streamed_json_hex(d, i, w, b);
+				dump_streamed_json_hex(d, i, w, b, out);
 			sb_puts(b, "\"}");
 		}
 		sb_puts(b, "]");
