@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,11 +36,134 @@ static uint64_t page_end(uint64_t start, uint64_t len)
 	return (end + 4095) & ~4095ull;
 }
 
+/* PROCMAP_QUERY (Linux 6.11) answers "the VMA covering or after this
+ * address" with an ioctl on /proc/PID/maps, so a madvise costs its own
+ * VMAs instead of a parse of the whole map (which grew with every VMA the
+ * program fractured its memory into). Debian 12's headers predate it;
+ * layout and values from include/uapi/linux/fs.h. */
+struct mrr_procmap_query {
+	uint64_t size;
+	uint64_t query_flags;
+	uint64_t query_addr;
+	uint64_t vma_start;
+	uint64_t vma_end;
+	uint64_t vma_flags;
+	uint64_t vma_page_size;
+	uint64_t vma_offset;
+	uint64_t inode;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	uint32_t vma_name_size;
+	uint32_t build_id_size;
+	uint64_t vma_name_addr;
+	uint64_t build_id_addr;
+};
+#define MRR_PROCMAP_QUERY	     _IOWR('f', 17, struct mrr_procmap_query)
+#define MRR_PROCMAP_COVERING_OR_NEXT 0x10
+#define MRR_PROCMAP_VMA_READABLE     0x1
+#define MRR_PROCMAP_VMA_WRITABLE     0x2
+#define MRR_PROCMAP_VMA_EXECUTABLE   0x4
+#define MRR_PROCMAP_VMA_SHARED	     0x8
+
+static bool procmap_query_broken; /* ENOTTY once: parse maps from then on */
+
+/* Appends the VMAs of [start, end) read with PROCMAP_QUERY. Returns the
+ * count or -errno (-ENOTTY: no PROCMAP_QUERY). */
+static long query_vmas(pid_t pid, uint64_t start, uint64_t end,
+		       struct proc_vma **out)
+{
+	struct proc_vma *v = NULL, *grown;
+	char path[64];
+	size_t n = 0, cap = 0;
+	uint64_t addr = start;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (addr < end) {
+		struct mrr_procmap_query q = {0};
+		struct proc_vma *e;
+
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			grown = realloc(v, cap * sizeof(*v));
+			if (!grown) {
+				free(v);
+				close(fd);
+				return -ENOMEM;
+			}
+			v = grown;
+		}
+		e = &v[n];
+		memset(e, 0, sizeof(*e));
+		q.size = sizeof(q);
+		q.query_flags = MRR_PROCMAP_COVERING_OR_NEXT;
+		q.query_addr = addr;
+		q.vma_name_addr = (uint64_t)(uintptr_t)e->name;
+		q.vma_name_size = sizeof(e->name);
+		if (ioctl(fd, MRR_PROCMAP_QUERY, &q) < 0) {
+			int err = errno;
+
+			if (err == ENOENT)
+				break; /* nothing at or after addr */
+			free(v);
+			close(fd);
+			return -err;
+		}
+		if (q.vma_start >= end)
+			break;
+		e->start = q.vma_start;
+		e->end = q.vma_end;
+		e->offset = q.vma_offset;
+		e->prot = (q.vma_flags & MRR_PROCMAP_VMA_READABLE ? PROT_READ
+								  : 0) |
+			  (q.vma_flags & MRR_PROCMAP_VMA_WRITABLE ? PROT_WRITE
+								  : 0) |
+			  (q.vma_flags & MRR_PROCMAP_VMA_EXECUTABLE ? PROT_EXEC
+								    : 0);
+		e->shared = q.vma_flags & MRR_PROCMAP_VMA_SHARED;
+		if (!q.vma_name_size)
+			e->name[0] = 0;
+		e->anon = e->name[0] != '/'; /* as the maps parser says */
+		n++;
+		if (q.vma_end <= addr)
+			break;
+		addr = q.vma_end;
+	}
+	close(fd);
+	*out = v;
+	return (long)n;
+}
+
+/* The VMAs that overlap [start, end), sorted; with_flags also reads the
+ * locked bit, which only smaps has (and so parses the whole map). Returns
+ * the count and a malloc'd array (free it; NULL when 0) or -errno. */
+static long vmas_in_range(pid_t pid, uint64_t start, uint64_t end,
+			  bool with_flags, struct proc_vma **out)
+{
+	long n;
+
+	static int forced_off = -1; /* benchmarks compare with the parser */
+
+	*out = NULL;
+	if (forced_off < 0)
+		forced_off = getenv("MRR_NO_PROCMAP_QUERY") != NULL;
+	if (!with_flags && !procmap_query_broken && !forced_off) {
+		n = query_vmas(pid, start, end, out);
+		if (n != -ENOTTY && n != -EINVAL)
+			return n;
+		procmap_query_broken = true;
+	}
+	return proc_read_vmas(pid, with_flags, out);
+}
+
 /* MADV_FREE only works on private anonymous memory. */
 static bool all_private_anon(pid_t pid, uint64_t start, uint64_t end)
 {
 	struct proc_vma *v;
-	long n = proc_read_vmas(pid, false, &v), i;
+	long n = vmas_in_range(pid, start, end, false, &v), i;
 	uint64_t covered = start;
 
 	if (n <= 0)
@@ -111,7 +235,7 @@ void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	nd = mrr_pagemap_dropped(t->snap, after, &dropped);
 	if (nd < 0)
 		goto out;
-	nv = proc_read_vmas(t->t.tid, t->last_result < 0, &v);
+	nv = vmas_in_range(t->t.tid, start, end, t->last_result < 0, &v);
 	if (nv < 0)
 		nv = 0;
 	/* Split each dropped range at VMA boundaries: each part reads back
