@@ -1118,7 +1118,11 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	case SYS_munmap:
 	case SYS_mprotect:
 	case SYS_pkey_mprotect:
-		if (ev->result < 0 && ev->result > -4096 && ev->nr != SYS_brk) {
+		/* A failed call changed nothing, except an mprotect that met
+		 * a hole (ENOMEM): the pages before the hole did change, and
+		 * the program may fault on them. */
+		if (ev->result < 0 && ev->result > -4096 && ev->nr != SYS_brk &&
+		    !(ev->result == -ENOMEM && ev->nr != SYS_munmap)) {
 			emulate(rp, t, &regs);
 			return;
 		}

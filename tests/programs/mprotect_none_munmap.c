@@ -65,6 +65,19 @@ int main(void)
 	MT_SYS(munmap(b + pg, 2 * pg));
 	MT_SYS(munmap(b, 4 * pg));
 	printf("PROT_NONE reservation: unmapped\n");
+
+	/* mprotect over a hole fails with ENOMEM, yet protects the pages
+	 * before the hole */
+	b = MT_SYS(mmap(NULL, 4 * pg, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+	memset(b, 'c', 4 * pg);
+	MT_SYS(munmap(b + 2 * pg, pg));
+	MT_CHECK(mprotect(b, 4 * pg, PROT_NONE) == -1 && errno == ENOMEM,
+		 "mprotect over a hole");
+	MT_CHECK(peek(b) == -1, "page before the hole still readable");
+	MT_CHECK(peek(b + 3 * pg) == 'c', "page after the hole");
+	MT_SYS(munmap(b, 4 * pg));
+	printf("mprotect over a hole: ENOMEM, pages before it protected\n");
 	mt_pass();
 	return 0;
 }
