@@ -333,7 +333,7 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		skip_syscall(rec, t, skip_result);
 		return;
 	}
-	if (rec_virt_entry(rec, t))
+	if (rec_virt_entry(rec, t) || rec_ioctl_entry(rec, t))
 		return;
 	if (creates_thread(t)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
@@ -471,7 +471,7 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		rec_madvise_exit(rec, t, c);
 		return;
 	}
-	if (result < 0)
+	if (rec_family_capture(t, result, c) || result < 0)
 		return;
 	switch (t->nr) {
 	case SYS_readv:
@@ -496,24 +496,6 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		}
 		break;
 	}
-	case SYS_ioctl: {
-		unsigned long req = a[1];
-
-		if (_IOC_DIR(req) & _IOC_READ)
-			capture_add(c, t, a[2], _IOC_SIZE(req));
-		else if (req == TCGETS)
-			capture_add(c, t, a[2], 36);
-		else if (req == TIOCGWINSZ)
-			capture_add(c, t, a[2], 8);
-		else if (req == FIONREAD || req == TIOCGPGRP ||
-			 req == TIOCOUTQ || req == TIOCGSID)
-			capture_add(c, t, a[2], 4);
-		break;
-	}
-	case SYS_fcntl:
-		if (a[1] == 5 /* F_GETLK */ || a[1] == 36 /* F_OFD_GETLK */)
-			capture_add(c, t, a[2], 32);
-		break;
 	case SYS_wait4:
 		capture_add(c, t, a[1], 4);
 		capture_add(c, t, a[3], 144);

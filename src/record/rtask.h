@@ -143,6 +143,13 @@ void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 		      struct capture *c);
 
+/* record_ioctl.c */
+/* At entry: true when the recording stops (an ioctl mrr cannot record). */
+bool rec_ioctl_entry(struct recorder *rec, struct rtask *t);
+/* At exit: captures what ioctl, fcntl, msgctl or keyctl wrote; false for
+ * other calls. */
+bool rec_family_capture(struct rtask *t, int64_t result, struct capture *c);
+
 /* record_virt.c */
 /* At entry: true when the call was answered (and recorded) here. */
 bool rec_virt_entry(struct recorder *rec, struct rtask *t);

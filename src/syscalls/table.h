@@ -131,6 +131,21 @@ long mrr_syscall_by_name(const char *name);
  * command, open's flags). 0 for numbers not in the table. */
 int mrr_syscall_args_used(long nr, const uint64_t args[6]);
 
+/* What an ioctl request writes through its third argument (ioctls.c). */
+enum mrr_ioctl_out {
+	MRR_IOCTL_NONE = 0, /* nothing (or input only) */
+	MRR_IOCTL_FIXED,    /* *size bytes */
+	MRR_IOCTL_IFCONF,   /* struct ifconf (*size bytes), then ifc_len
+			     * bytes at ifc_buf as updated */
+	MRR_IOCTL_UNKNOWN,  /* an old-style number mrr does not know: what
+			     * it writes cannot be recorded */
+};
+
+/* Returns the enum mrr_ioctl_out for req, with the size and, for listed
+ * requests, the name ("VT_GETSTATE", else NULL). _IOC_READ requests write
+ * their _IOC_SIZE. */
+int mrr_ioctl_out(uint64_t req, uint32_t *size, const char **name);
+
 /* Bytes the kernel may have written for rule, given the call's six argument
  * registers, its result (negative errno on failure) and, for the LENPTR
  * kinds, the u32 at args[rule->len_arg] read before and after the call (pass

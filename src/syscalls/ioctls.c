@@ -1,0 +1,229 @@
+/* What ioctl requests write through their argument. Requests built with
+ * the _IOC macros carry a direction and a size: _IOC_READ ones write
+ * _IOC_SIZE bytes at the argument. The old-style numbers of the tty, vt,
+ * console, socket, block and cdrom families carry neither, so they are
+ * listed here; an unlisted number of those families is refused by the
+ * recorder rather than replayed without what it wrote. Sizes are x86-64
+ * ones (struct termios 36, struct termio 18, struct ifreq 40, struct
+ * vt_stat 6, struct serial_struct 72). */
+#include "syscalls/table.h"
+
+#include <stddef.h>
+
+struct ioctl_desc {
+	uint32_t req;
+	uint8_t kind; /* enum mrr_ioctl_out */
+	uint32_t size;
+	const char *name;
+};
+
+#define OUT(r, s, n)                                                           \
+	{                                                                      \
+		(r), MRR_IOCTL_FIXED, (s), (n)                                 \
+	}
+#define NONE(r, n)                                                             \
+	{                                                                      \
+		(r), MRR_IOCTL_NONE, 0, (n)                                    \
+	}
+#define IFREQ(r, n) OUT(r, 40, n)
+
+static const struct ioctl_desc ioctls[] = {
+	/* tty: asm-generic/ioctls.h */
+	OUT(0x5401, 36, "TCGETS"),
+	NONE(0x5402, "TCSETS"),
+	NONE(0x5403, "TCSETSW"),
+	NONE(0x5404, "TCSETSF"),
+	OUT(0x5405, 18, "TCGETA"),
+	NONE(0x5406, "TCSETA"),
+	NONE(0x5407, "TCSETAW"),
+	NONE(0x5408, "TCSETAF"),
+	NONE(0x5409, "TCSBRK"),
+	NONE(0x540A, "TCXONC"),
+	NONE(0x540B, "TCFLSH"),
+	NONE(0x540C, "TIOCEXCL"),
+	NONE(0x540D, "TIOCNXCL"),
+	NONE(0x540E, "TIOCSCTTY"),
+	OUT(0x540F, 4, "TIOCGPGRP"),
+	NONE(0x5410, "TIOCSPGRP"),
+	OUT(0x5411, 4, "TIOCOUTQ"),
+	NONE(0x5412, "TIOCSTI"),
+	OUT(0x5413, 8, "TIOCGWINSZ"),
+	NONE(0x5414, "TIOCSWINSZ"),
+	OUT(0x5415, 4, "TIOCMGET"),
+	NONE(0x5416, "TIOCMBIS"),
+	NONE(0x5417, "TIOCMBIC"),
+	NONE(0x5418, "TIOCMSET"),
+	OUT(0x5419, 4, "TIOCGSOFTCAR"),
+	NONE(0x541A, "TIOCSSOFTCAR"),
+	OUT(0x541B, 4, "FIONREAD"),
+	NONE(0x541D, "TIOCCONS"),
+	OUT(0x541E, 72, "TIOCGSERIAL"),
+	NONE(0x541F, "TIOCSSERIAL"),
+	NONE(0x5420, "TIOCPKT"),
+	NONE(0x5421, "FIONBIO"),
+	NONE(0x5422, "TIOCNOTTY"),
+	NONE(0x5423, "TIOCSETD"),
+	OUT(0x5424, 4, "TIOCGETD"),
+	NONE(0x5425, "TCSBRKP"),
+	NONE(0x5427, "TIOCSBRK"),
+	NONE(0x5428, "TIOCCBRK"),
+	OUT(0x5429, 4, "TIOCGSID"),
+	NONE(0x5437, "TIOCVHANGUP"),
+	NONE(0x5441, "TIOCGPTPEER"),
+	NONE(0x5450, "FIONCLEX"),
+	NONE(0x5451, "FIOCLEX"),
+	NONE(0x5452, "FIOASYNC"),
+	NONE(0x5453, "TIOCSERCONFIG"),
+	OUT(0x5456, 36, "TIOCGLCKTRMIOS"),
+	NONE(0x5457, "TIOCSLCKTRMIOS"),
+	OUT(0x5459, 4, "TIOCSERGETLSR"),
+	NONE(0x545C, "TIOCMIWAIT"),
+	OUT(0x545D, 80, "TIOCGICOUNT"),
+	OUT(0x5460, 8, "FIOQSIZE"),
+	/* virtual terminals: linux/vt.h */
+	OUT(0x5600, 4, "VT_OPENQRY"),
+	OUT(0x5601, 8, "VT_GETMODE"),
+	NONE(0x5602, "VT_SETMODE"),
+	OUT(0x5603, 6, "VT_GETSTATE"),
+	NONE(0x5604, "VT_SENDSIG"),
+	NONE(0x5605, "VT_RELDISP"),
+	NONE(0x5606, "VT_ACTIVATE"),
+	NONE(0x5607, "VT_WAITACTIVE"),
+	NONE(0x5608, "VT_DISALLOCATE"),
+	NONE(0x5609, "VT_RESIZE"),
+	NONE(0x560A, "VT_RESIZEX"),
+	NONE(0x560B, "VT_LOCKSWITCH"),
+	NONE(0x560C, "VT_UNLOCKSWITCH"),
+	OUT(0x560D, 2, "VT_GETHIFONTMASK"),
+	OUT(0x560E, 28, "VT_WAITEVENT"),
+	NONE(0x560F, "VT_SETACTIVATE"),
+	/* the console keyboard and display: linux/kd.h */
+	NONE(0x4B2F, "KIOCSOUND"),
+	NONE(0x4B30, "KDMKTONE"),
+	OUT(0x4B31, 1, "KDGETLED"),
+	NONE(0x4B32, "KDSETLED"),
+	OUT(0x4B33, 1, "KDGKBTYPE"),
+	NONE(0x4B34, "KDADDIO"),
+	NONE(0x4B35, "KDDELIO"),
+	NONE(0x4B36, "KDENABIO"),
+	NONE(0x4B37, "KDDISABIO"),
+	NONE(0x4B3A, "KDSETMODE"),
+	OUT(0x4B3B, 4, "KDGETMODE"),
+	OUT(0x4B40, 256, "GIO_SCRNMAP"),
+	NONE(0x4B41, "PIO_SCRNMAP"),
+	OUT(0x4B44, 4, "KDGKBMODE"),
+	NONE(0x4B45, "KDSKBMODE"),
+	OUT(0x4B46, 4, "KDGKBENT"),
+	NONE(0x4B47, "KDSKBENT"),
+	OUT(0x4B48, 513, "KDGKBSENT"),
+	NONE(0x4B49, "KDSKBSENT"),
+	OUT(0x4B4A, 772, "KDGKBDIACR"),
+	NONE(0x4B4B, "KDSKBDIACR"),
+	OUT(0x4B4C, 8, "KDGETKEYCODE"),
+	NONE(0x4B4D, "KDSETKEYCODE"),
+	NONE(0x4B4E, "KDSIGACCEPT"),
+	OUT(0x4B60, 8192, "GIO_FONT"),
+	NONE(0x4B61, "PIO_FONT"),
+	OUT(0x4B62, 4, "KDGKBMETA"),
+	NONE(0x4B63, "KDSKBMETA"),
+	OUT(0x4B64, 1, "KDGKBLED"),
+	NONE(0x4B65, "KDSKBLED"),
+	OUT(0x4B69, 512, "GIO_UNISCRNMAP"),
+	NONE(0x4B6A, "PIO_UNISCRNMAP"),
+	NONE(0x4B68, "PIO_UNIMAPCLR"),
+	OUT(0x4B70, 48, "GIO_CMAP"),
+	NONE(0x4B71, "PIO_CMAP"),
+	OUT(0x4BFA, 3076, "KDGKBDIACRUC"),
+	NONE(0x4BFB, "KDSKBDIACRUC"),
+	/* sockets: linux/sockios.h; struct ifreq is 40 bytes */
+	NONE(0x8901, "FIOSETOWN"),
+	NONE(0x8902, "SIOCSPGRP"),
+	OUT(0x8903, 4, "FIOGETOWN"),
+	OUT(0x8904, 4, "SIOCGPGRP"),
+	OUT(0x8905, 4, "SIOCATMARK"),
+	OUT(0x8906, 16, "SIOCGSTAMP"),
+	OUT(0x8907, 16, "SIOCGSTAMPNS"),
+	NONE(0x890B, "SIOCADDRT"),
+	NONE(0x890C, "SIOCDELRT"),
+	IFREQ(0x8910, "SIOCGIFNAME"),
+	NONE(0x8911, "SIOCSIFLINK"),
+	{0x8912, MRR_IOCTL_IFCONF, 16, "SIOCGIFCONF"},
+	IFREQ(0x8913, "SIOCGIFFLAGS"),
+	NONE(0x8914, "SIOCSIFFLAGS"),
+	IFREQ(0x8915, "SIOCGIFADDR"),
+	NONE(0x8916, "SIOCSIFADDR"),
+	IFREQ(0x8917, "SIOCGIFDSTADDR"),
+	NONE(0x8918, "SIOCSIFDSTADDR"),
+	IFREQ(0x8919, "SIOCGIFBRDADDR"),
+	NONE(0x891A, "SIOCSIFBRDADDR"),
+	IFREQ(0x891B, "SIOCGIFNETMASK"),
+	NONE(0x891C, "SIOCSIFNETMASK"),
+	IFREQ(0x891D, "SIOCGIFMETRIC"),
+	NONE(0x891E, "SIOCSIFMETRIC"),
+	IFREQ(0x8921, "SIOCGIFMTU"),
+	NONE(0x8922, "SIOCSIFMTU"),
+	NONE(0x8923, "SIOCSIFNAME"),
+	NONE(0x8924, "SIOCSIFHWADDR"),
+	IFREQ(0x8925, "SIOCGIFENCAP"),
+	NONE(0x8926, "SIOCSIFENCAP"),
+	IFREQ(0x8927, "SIOCGIFHWADDR"),
+	IFREQ(0x8929, "SIOCGIFSLAVE"),
+	IFREQ(0x8933, "SIOCGIFINDEX"),
+	IFREQ(0x8938, "SIOCGIFPFLAGS"),
+	NONE(0x8934, "SIOCSIFPFLAGS"),
+	IFREQ(0x8942, "SIOCGIFTXQLEN"),
+	NONE(0x8943, "SIOCSIFTXQLEN"),
+	IFREQ(0x8970, "SIOCGIFMAP"),
+	NONE(0x8971, "SIOCSIFMAP"),
+	/* block devices and file systems: linux/fs.h */
+	OUT(0x0001, 4, "FIBMAP"),
+	OUT(0x0002, 4, "FIGETBSZ"),
+	NONE(0x125D, "BLKROSET"),
+	OUT(0x125E, 4, "BLKROGET"),
+	NONE(0x125F, "BLKRRPART"),
+	OUT(0x1260, 8, "BLKGETSIZE"),
+	NONE(0x1261, "BLKFLSBUF"),
+	OUT(0x1263, 8, "BLKRAGET"),
+	OUT(0x1268, 4, "BLKSSZGET"),
+	OUT(0x0301, 16, "HDIO_GETGEO"),
+};
+
+int mrr_ioctl_out(uint64_t req, uint32_t *size, const char **name)
+{
+	uint32_t type = (req >> 8) & 0xff;
+	size_t i;
+
+	*size = 0;
+	*name = NULL;
+	req &= 0xffffffffu; /* the kernel takes an unsigned int */
+	for (i = 0; i < sizeof(ioctls) / sizeof(ioctls[0]); i++)
+		if (ioctls[i].req == req) {
+			*size = ioctls[i].size;
+			*name = ioctls[i].name;
+			return ioctls[i].kind;
+		}
+	if (req >> 16) {	       /* direction and size bits */
+		if ((req >> 30) & 2) { /* _IOC_READ */
+			*size = (req >> 16) & 0x3fff;
+			return MRR_IOCTL_FIXED;
+		}
+		return MRR_IOCTL_NONE;
+	}
+	/* no size bits: the families of old-style numbers that write
+	 * through their argument */
+	switch (type) {
+	case 0x00: /* file systems */
+	case 0x03: /* HDIO */
+	case 0x12: /* block */
+	case 0x22: /* SCSI generic */
+	case 0x4B: /* console */
+	case 0x4C: /* loop */
+	case 0x53: /* cdrom */
+	case 0x54: /* tty */
+	case 0x56: /* vt */
+	case 0x89: /* sockets */
+	case 0x8B: /* wireless */
+		return MRR_IOCTL_UNKNOWN;
+	}
+	return MRR_IOCTL_NONE; /* _IO(): no data */
+}
