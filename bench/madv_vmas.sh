@@ -8,10 +8,12 @@
 # bench_madv_vmas natively and under `mrr record` with the VMAs of each
 # call read by PROCMAP_QUERY ("query") and by parsing /proc/PID/maps
 # (MRR_NO_PROCMAP_QUERY=1, "parse"), with CALLS madvise calls (default
-# 1000; natively 100 times as many) and with none, RUNS times each
+# 1000; natively 100 and with PROCMAP_QUERY 10 times as many, or the
+# difference drowns in the noise of start-up) and with none, RUNS times each
 # (default 3). Prints the median
 # microseconds per madvise (the difference of the two, divided by CALLS)
 # and its ratio to native.
+# MODES (default "native query parse") picks the columns; the others print 0.
 # Not a test: the numbers depend on the machine and its load.
 
 set -eu
@@ -52,23 +54,25 @@ run_mode() { # MODE VMAS CALLS: prints seconds
 
 echo "| VMAs | native us/call | record, PROCMAP_QUERY | record, parse maps |"
 echo "|---:|---:|---:|---:|"
+modes=${MODES:-native query parse}
 for n in $counts; do
-	declare -A med=()
-	for mode in native query parse; do
+	declare -A med=([native]=0 [query]=0 [parse]=0)
+	for mode in $modes; do
 		: >"$T/$mode"
 	done
 	for _ in $(seq 1 "$runs"); do
-		for mode in native query parse; do
+		for mode in $modes; do
 			# natively a call takes microseconds: many more of
 			# them, or the difference drowns in process start-up
 			k=1
 			[ $mode = native ] && k=100
+			[ $mode = query ] && k=10
 			a=$(run_mode $mode "$n" $((calls * k)))
 			b=$(run_mode $mode "$n" 0)
 			echo "($a - $b) / $k" | bc -l >>"$T/$mode"
 		done
 	done
-	for mode in native query parse; do
+	for mode in $modes; do
 		med[$mode]=$(median <"$T/$mode")
 	done
 	us() { echo "${med[$1]} * 1000000 / $calls" | bc -l; }
