@@ -17,8 +17,8 @@
 #   tmpdir    SIGINT, SIGTERM and SIGHUP to a replay leave no
 #             $TMPDIR/mrr-replay-* behind; after a SIGKILL the next replay
 #             removes it, and no directory of a live pid or another user
-#   bomb      one 2 GiB write in a 70 KB trace: dump, dump -p and replay
-#             stay under 300 MB of memory (peak RSS, not time)
+#   bomb      one 2 GiB write in a 70 KB trace: dump, dump -p, dump
+#             --json -p and replay stay under 300 MB of memory (peak RSS)
 #   scale_maps  dump -m of 20k mmaps and 2,000 forks stays under 200 MB
 #             (peak RSS, not time: bench/dump_scale.sh times it)
 #   scale_tids  dump --stable of 100k tids stays under 200 MB
@@ -288,6 +288,10 @@ part_bomb() {
 	expect dump_p_bomb 0
 	grep -q '^ *\*$' "$T/dump_p_bomb.out" ||
 		fail "dump_p_bomb: the zeros are not folded into *"
+	rss dump_json_bomb 300 sh -c "'$mrr' dump --json -p '$T/bomb' | tail -c 64"
+	expect dump_json_bomb 0
+	grep -q '0000"}]}$' "$T/dump_json_bomb.out" ||
+		fail "dump_json_bomb: the write's hex does not end the line"
 	rss replay_bomb 300 "$mrr" replay "$T/bomb"
 	expect replay_bomb 70 "0x100000000000"
 }
