@@ -1101,6 +1101,12 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		}
 		break;
 	case SYS_mremap:
+		/* a failure changed nothing (and may have come from garbage
+		 * in r8, the hint libc passes with MREMAP_DONTUNMAP) */
+		if (ev->result < 0 && ev->result > -4096) {
+			emulate(rp, t, &regs);
+			return;
+		}
 		/* keep the mapping where it went at record */
 		if (replay_refuse_mrr_page(rp, (uint64_t)ev->result,
 					   ev->args[2]))

@@ -1,10 +1,13 @@
 /* Which argument registers the kernel reads for one call. Most syscalls
  * read the table's count; a few read their later arguments only for some
  * values of an earlier one, and libc leaves whatever the registers held in
- * the others (prctl and fcntl are variadic in libc, and mremap reads its
- * fifth argument only with MREMAP_FIXED or MREMAP_DONTUNMAP). The replay
- * compares only the registers counted here: the others are not inputs of
- * the call, and may differ between two runs of the same program. */
+ * the others (prctl and fcntl are variadic in libc, and libc's mremap
+ * passes on whatever r8 holds when MREMAP_FIXED or MREMAP_DONTUNMAP is
+ * set). The replay compares only the registers counted here: the others
+ * are not inputs of the call, and may differ between two runs of the same
+ * program. mremap's fifth argument counts only with MREMAP_FIXED: with
+ * MREMAP_DONTUNMAP alone it is a hint, whose effect is the recorded result
+ * (the replay moves the mapping to the recorded address). */
 #include "syscalls/table.h"
 
 #include <asm/unistd.h>
@@ -13,10 +16,6 @@
 #include <linux/mman.h>
 #include <linux/prctl.h>
 #include <stdbool.h>
-
-#ifndef MREMAP_DONTUNMAP
-#define MREMAP_DONTUNMAP 4
-#endif
 
 /* prctl: how many arguments (the option included) the option reads. An
  * option that requires its unused arguments to be 0 reads all five. */
@@ -119,7 +118,7 @@ int mrr_syscall_args_used(long nr, const uint64_t args[6])
 	case __NR_prctl:
 		return prctl_args(args[0]);
 	case __NR_mremap:
-		return args[3] & (MREMAP_FIXED | MREMAP_DONTUNMAP) ? 5 : 4;
+		return args[3] & MREMAP_FIXED ? 5 : 4;
 	case __NR_fcntl:
 		return fcntl_no_arg(args[1]) ? 2 : 3;
 	case __NR_open:
