@@ -10,6 +10,6 @@
 #define MRR_EXIT_OSERR	     71 /* the system refused (ptrace, fork, ...) */
 #define MRR_EXIT_CANTCREAT   73 /* cannot write the trace (disk full, perms) */
 #define MRR_EXIT_UNSUPPORTED 69 /* recording stopped: unsupported feature */
-#define MRR_EXIT_NOPERM      77 /* replay refused: another user's trace */
+#define MRR_EXIT_NOPERM	     77 /* replay refused: another user's trace */
 
 #endif
