@@ -1,7 +1,8 @@
 /* The out-parameters of the multiplexed calls whose layout depends on a
  * command argument: ioctl (by request, from the syscall table's ioctl list,
  * src/syscalls/ioctls.c), fcntl, msgctl and keyctl. Replay emulates these
- * calls and writes back exactly what is captured here. */
+ * calls and writes back exactly what is captured here. semctl is here too
+ * (IPC_STAT, SEM_INFO, GETALL). */
 #define _GNU_SOURCE
 #include "core/exitcodes.h"
 #include "record/rtask.h"
@@ -9,6 +10,7 @@
 
 #include <linux/keyctl.h>
 #include <stdio.h>
+#include <sys/sem.h>
 #include <sys/syscall.h>
 
 #ifndef KEYCTL_CAPABILITIES
@@ -86,6 +88,27 @@ static void capture_msgctl(struct rtask *t, struct capture *c)
 	}
 }
 
+static void capture_semctl(struct rtask *t, struct capture *c)
+{
+	struct semid_ds ds;
+
+	switch (t->args[2] & 0xff) {
+	case 2:					    /* IPC_STAT */
+	case 18:				    /* SEM_STAT */
+	case 20:				    /* SEM_STAT_ANY */
+		capture_add(c, t, t->args[3], 104); /* struct semid64_ds */
+		break;
+	case 3:					   /* IPC_INFO */
+	case 19:				   /* SEM_INFO */
+		capture_add(c, t, t->args[3], 40); /* struct seminfo */
+		break;
+	case 13: /* GETALL: one unsigned short per semaphore of the set */
+		if (semctl((int)t->args[0], 0, IPC_STAT, &ds) == 0)
+			capture_add(c, t, t->args[3], ds.sem_nsems * 2);
+		break;
+	}
+}
+
 /* keyctl's reads return the whole length and copy what fits. */
 static void capture_keyctl(struct rtask *t, int64_t result, struct capture *c)
 {
@@ -124,7 +147,8 @@ bool rec_family_capture(struct rtask *t, int64_t result, struct capture *c)
 {
 	if (result < 0)
 		return t->nr == SYS_ioctl || t->nr == SYS_fcntl ||
-		       t->nr == SYS_msgctl || t->nr == SYS_keyctl;
+		       t->nr == SYS_msgctl || t->nr == SYS_semctl ||
+		       t->nr == SYS_keyctl;
 	switch (t->nr) {
 	case SYS_ioctl:
 		capture_ioctl(t, c);
@@ -134,6 +158,9 @@ bool rec_family_capture(struct rtask *t, int64_t result, struct capture *c)
 		return true;
 	case SYS_msgctl:
 		capture_msgctl(t, c);
+		return true;
+	case SYS_semctl:
+		capture_semctl(t, c);
 		return true;
 	case SYS_keyctl:
 		capture_keyctl(t, result, c);

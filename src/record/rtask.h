@@ -146,8 +146,8 @@ void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 /* record_ioctl.c */
 /* At entry: true when the recording stops (an ioctl mrr cannot record). */
 bool rec_ioctl_entry(struct recorder *rec, struct rtask *t);
-/* At exit: captures what ioctl, fcntl, msgctl or keyctl wrote; false for
- * other calls. */
+/* At exit: captures what ioctl, fcntl, msgctl, semctl or keyctl wrote;
+ * false for other calls. */
 bool rec_family_capture(struct rtask *t, int64_t result, struct capture *c);
 
 /* record_virt.c */

@@ -3,10 +3,11 @@
  * record: network-interface ioctls (SIOCGIFCONF, SIOCGIFNAME,
  * SIOCGIFFLAGS, SIOCGIFINDEX, SIOCGIFMTU), virtual-terminal and console
  * ioctls (VT_GETSTATE, VT_OPENQRY, KDGKBMODE, where a console can be
- * opened), fcntl(F_GETOWN_EX, F_GET_RW_HINT), msgctl(IPC_STAT), msgrcv and
- * keyctl(KEYCTL_READ). Each query runs twice into buffers filled with
- * different bytes: the kernel writes the same answer both times, so a
- * replay that does not write it back leaves the two fills and fails.
+ * opened), fcntl(F_GETOWN_EX, F_GET_RW_HINT), msgctl(IPC_STAT), msgrcv,
+ * semctl(IPC_STAT, GETALL) and keyctl(KEYCTL_READ). Each query runs twice into
+ * buffers filled with different bytes: the kernel writes the same answer both
+ * times, so a replay that does not write it back leaves the two fills and
+ * fails.
  */
 #include "mrr_test.h"
 
@@ -17,6 +18,7 @@
 #include <net/if.h>
 #include <sys/ioctl.h>
 #include <sys/msg.h>
+#include <sys/sem.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
@@ -98,6 +100,16 @@ static int do_fcntl(void *arg, void *buf)
 static int do_msgctl(void *arg, void *buf)
 {
 	return msgctl(*(int *)arg, IPC_STAT, buf) < 0 ? -errno : 0;
+}
+
+static int do_semstat(void *arg, void *buf)
+{
+	return semctl(*(int *)arg, 0, IPC_STAT, buf) < 0 ? -errno : 0;
+}
+
+static int do_getall(void *arg, void *buf)
+{
+	return semctl(*(int *)arg, 0, GETALL, buf) < 0 ? -errno : 0;
 }
 
 static int do_keyread(void *arg, void *buf)
@@ -191,6 +203,16 @@ int main(void)
 		 "msgrcv got type %ld '%.31s'", r.mtype, r.text);
 	printf("msgrcv: type 7 'hello queue'\n");
 	MT_SYS(msgctl(q, IPC_RMID, NULL));
+
+	q = MT_SYS(semget(IPC_PRIVATE, 3, IPC_CREAT | 0600));
+	{
+		unsigned short vals[3] = {3, 1, 4};
+
+		MT_SYS(semctl(q, 0, SETALL, vals));
+	}
+	twice("semctl(IPC_STAT)", do_semstat, &q, sizeof(struct semid_ds));
+	MT_CHECK(twice("semctl(GETALL)", do_getall, &q, 6) == 0, "GETALL");
+	MT_SYS(semctl(q, 0, IPC_RMID));
 
 	key = syscall(SYS_add_key, "user", "mrr-test", "payload", 7,
 		      KEY_SPEC_PROCESS_KEYRING);
