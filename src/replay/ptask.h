@@ -48,7 +48,7 @@ struct replayer {
 		char name[MRR_STORED_NAME_MAX];
 		uint32_t ident;
 		bool loaded; /* the ident's copy holds this version */
-	} *copies;
+	} * copies;
 	size_t ncopies;
 };
 
