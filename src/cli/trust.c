@@ -93,16 +93,59 @@ static const char *exec_path(const struct mrr_event *ev)
 	return memchr(p, 0, n) ? p : NULL;
 }
 
+/* The interpreter a "#!" script names, into buf; false if path is no
+ * script (or cannot be read). */
+static bool script_interpreter(const char *path, char *buf, size_t buflen)
+{
+	char head[256];
+	ssize_t n;
+	size_t len;
+	char *p;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head) - 1);
+	close(fd);
+	if (n < 3 || head[0] != '#' || head[1] != '!')
+		return false;
+	head[n] = 0;
+	for (p = head + 2; *p == ' ' || *p == '\t'; p++)
+		;
+	len = strcspn(p, " \t\n");
+	if (!len || len >= buflen)
+		return false;
+	memcpy(buf, p, len);
+	buf[len] = 0;
+	return true;
+}
+
 /* Whether the program the header names is the one the first exec ran: the
- * same path, or (the header keeps the path as given, e.g. /bin/sh) a link
- * that resolves to it here. */
+ * same path; or (the header keeps the path as given, e.g. /bin/sh) a link
+ * that resolves to it here; or a "#!" script whose interpreter (through at
+ * most four scripts, as the kernel allows) is it. A header program that is
+ * not on this machine cannot be checked, and passes. */
 static bool same_program(const char *header_exe, const char *exec_exe)
 {
-	char real[PATH_MAX];
+	char cur[PATH_MAX], real[PATH_MAX], interp[PATH_MAX];
+	int depth;
 
-	if (!strcmp(header_exe, exec_exe))
+	if (access(header_exe, F_OK) < 0)
 		return true;
-	return realpath(header_exe, real) && !strcmp(real, exec_exe);
+	snprintf(cur, sizeof(cur), "%s", header_exe);
+	for (depth = 0; depth < 5; depth++) {
+		if (!strcmp(cur, exec_exe))
+			return true;
+		if (!realpath(cur, real))
+			return false;
+		if (!strcmp(real, exec_exe))
+			return true;
+		if (!script_interpreter(real, interp, sizeof(interp)))
+			return false;
+		snprintf(cur, sizeof(cur), "%s", interp);
+	}
+	return false;
 }
 
 static int check_first_exec(const char *path, bool force)
