@@ -85,12 +85,15 @@ static int hold_event(struct held_event *h, const struct mrr_event *ev)
 	h->bytes = malloc(total ? total : 1);
 	if (!h->writes || !h->bytes)
 		return -ENOMEM;
-	memcpy(h->bytes, ev->extra, ev->extra_len);
+	if (ev->extra_len)
+		memcpy(h->bytes, ev->extra, ev->extra_len);
 	h->ev.extra = h->bytes;
 	off = ev->extra_len;
 	for (k = 0; k < ev->nwrites; k++) {
 		h->writes[k] = ev->writes[k];
-		memcpy(h->bytes + off, ev->writes[k].data, ev->writes[k].len);
+		if (ev->writes[k].len)
+			memcpy(h->bytes + off, ev->writes[k].data,
+			       ev->writes[k].len);
 		h->writes[k].data = h->bytes + off;
 		off += ev->writes[k].len;
 	}
