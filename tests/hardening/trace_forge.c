@@ -268,6 +268,7 @@ static int forge_bomb(uint64_t mib, const char *in, const char *out)
 	}
 	chunk_feed(&c, NULL, 0, ZSTD_e_end);
 	ZSTD_freeCCtx(c.cctx);
+	mrr_trace_close(r); /* ev and its data are not used from here on */
 
 	seq = mrr_trace_writer_events(w);
 	ret = mrr_trace_writer_finish(w, MRR_END_COMPLETE, NULL);
