@@ -38,6 +38,11 @@ int main(void)
 	mine = MT_SYS(
 		mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
 	memcpy(mine + 100, "store", 5);
+	/* A traced call between the store and the pipe write: mrr orders the
+	 * two processes' events by when it sees their calls end, and the
+	 * child's read can end before this write does; the parent waits in
+	 * msync until mrr has recorded it (README, shared-memory limit). */
+	MT_SYS(msync(mine, pg, MS_SYNC));
 	MT_CHECK(write(down[1], "s", 1) == 1, "parent write");
 	MT_SYS(waitpid(pid, &status, 0));
 	MT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %x",
