@@ -392,6 +392,28 @@ static bool program_may_write(const struct rtask *t)
 	return (fl & O_ACCMODE) != O_RDONLY;
 }
 
+/* The stored file that fd of t is open on (a regular file some recorded
+ * process maps), or NULL; its current size into *size. The newest entry
+ * wins: a file stored again after it changed keeps its inode. */
+const struct stored_file *
+rec_stored_for_fd(struct recorder *rec, struct rtask *t, int fd, uint64_t *size)
+{
+	char path[64];
+	struct stat st;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	for (i = rec->nstored; i-- > 0;)
+		if (rec->stored[i].dev == st.st_dev &&
+		    rec->stored[i].ino == st.st_ino) {
+			*size = (uint64_t)st.st_size;
+			return &rec->stored[i];
+		}
+	return NULL;
+}
+
 /* An ftruncate or fallocate of a file some recorded process maps: the
  * replay must give its copy the same size, or a mapping that reaches past
  * the old end gets SIGBUS where the recording read data (and the other way
@@ -401,24 +423,16 @@ void rec_file_resize_exit(struct recorder *rec, struct rtask *t,
 			  struct capture *c)
 {
 	struct mrr_file_write_extra x = {0};
-	char path[64];
-	struct stat st;
-	size_t i;
+	const struct stored_file *sf;
+	uint64_t size;
 
 	if (t->last_result != 0 || !rec->nstored)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid,
-		 (int)t->args[0]);
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+	sf = rec_stored_for_fd(rec, t, (int)t->args[0], &size);
+	if (!sf)
 		return;
-	for (i = rec->nstored; i-- > 0;)
-		if (rec->stored[i].dev == st.st_dev &&
-		    rec->stored[i].ino == st.st_ino)
-			break;
-	if (i == (size_t)-1)
-		return;
-	memcpy(x.file, rec->stored[i].name, sizeof(x.file));
-	x.offset = (uint64_t)st.st_size;
+	memcpy(x.file, sf->name, sizeof(x.file));
+	x.offset = size;
 	capture_extra(c, &x, sizeof(x));
 }
 

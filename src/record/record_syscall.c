@@ -620,25 +620,17 @@ static void capture_file_write(struct recorder *rec, struct rtask *t,
 			       int64_t result, struct capture *c)
 {
 	struct mrr_file_write_extra x = {0};
+	const struct stored_file *sf;
 	char path[64], line[128];
-	struct stat st;
-	uint64_t pos = 0;
-	size_t i;
+	uint64_t pos = 0, size;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid,
-		 (int)t->args[0]);
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	for (i = rec->nstored; i-- > 0;)
-		if (rec->stored[i].dev == st.st_dev &&
-		    rec->stored[i].ino == st.st_ino)
-			break;
-	if (i == (size_t)-1)
+	sf = rec_stored_for_fd(rec, t, (int)t->args[0], &size);
+	if (!sf)
 		return;
 	if (t->nr == SYS_pwrite64 || t->nr == SYS_pwritev ||
 	    t->nr == SYS_pwritev2) {
-		pos = t->nr == SYS_pwrite64 ? t->args[3] : t->args[3];
+		pos = t->args[3];
 	} else {
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->t.tid,
 			 (int)t->args[0]);
@@ -651,7 +643,7 @@ static void capture_file_write(struct recorder *rec, struct rtask *t,
 		fclose(f);
 		pos -= (uint64_t)result;
 	}
-	memcpy(x.file, rec->stored[i].name, sizeof(x.file));
+	memcpy(x.file, sf->name, sizeof(x.file));
 	x.offset = pos;
 	capture_extra(c, &x, sizeof(x));
 }

@@ -195,6 +195,9 @@ bool rec_iov_touches_mrr_page(struct rtask *t);
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);
 void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c);
+const struct stored_file *rec_stored_for_fd(struct recorder *rec,
+					    struct rtask *t, int fd,
+					    uint64_t *size);
 int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 		      unsigned flags, char name[MRR_STORED_NAME_MAX],
 		      uint64_t *size);
