@@ -3,7 +3,8 @@
 # when everything is present already.
 set -e
 pkgs="build-essential cmake pkg-config libcapstone-dev libunwind-dev libzstd-dev \
-libgtest-dev clang clang-format linux-libc-dev sqlite3 python3 util-linux file"
+libgtest-dev clang clang-format linux-libc-dev sqlite3 python3 util-linux file \
+coreutils openssl zstd xz-utils golang-go nodejs"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -6,4 +6,7 @@ cd "$top"
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
-ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 300
+# Left out: threaded real programs that are slow (label threads-slow: ctest
+# -L threads-slow runs them) or wait for issue 12 on main (threads-pending).
+ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 300 \
+	-LE '^(threads-slow|threads-pending)$'
