@@ -2,7 +2,7 @@
 # run.sh: one real threaded program recorded and replayed (issue 12).
 #
 #   run.sh --mrr PATH --harness RECORD_REPLAY_SH [--goprog PATH]
-#          [--variant buf|nobuf|nobody] [--timeout SECONDS] NAME
+#          [--variant buf|nobuf|nobody] [--timeout SECONDS] [--stats] NAME
 #
 # Checks that the outside program NAME needs is installed (exit 77, which
 # ctest reports as skipped, with the package to install when it is not),
@@ -19,6 +19,12 @@
 #   go              tests/real_threads/goprog, built by the go_build test
 #   node            node -e with a timer and an asynchronous file read
 #   openssl_speed   openssl speed -seconds 1 sha256 (alarm, no syscalls)
+#
+# With --stats (used by bench/threads_stats.sh) it records and replays once
+# as the current user, without comparing, and prints one line of counts:
+# threads (distinct tids), events, events by kind from `mrr dump -s`, the
+# seconds record and replay took, and the replay's exit status and its
+# stderr lines that mention a search or breakpoint stops.
 
 set -u
 
@@ -33,6 +39,7 @@ harness=""
 goprog=""
 variant=buf
 step_timeout=100
+stats=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mrr) [ $# -ge 2 ] || usage; mrr=$2; shift 2 ;;
@@ -40,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--goprog) [ $# -ge 2 ] || usage; goprog=$2; shift 2 ;;
 	--variant) [ $# -ge 2 ] || usage; variant=$2; shift 2 ;;
 	--timeout) [ $# -ge 2 ] || usage; step_timeout=$2; shift 2 ;;
+	--stats) stats=1; shift ;;
 	-*) usage ;;
 	*) break ;;
 	esac
@@ -164,5 +172,38 @@ openssl_speed)
 	exit 2
 	;;
 esac
+
+if [ $stats = 1 ]; then
+	rec_args=(record -o "$D/trace")
+	[ "$variant" = nobuf ] && rec_args+=(-n)
+	t0=$EPOCHREALTIME
+	timeout -k 5 "$step_timeout" "$mrr" "${rec_args[@]}" -- "${cmd[@]}" \
+		>"$D/record.out" 2>"$D/record.err" </dev/null
+	rec_rc=$?
+	t1=$EPOCHREALTIME
+	timeout -k 5 "$step_timeout" "$mrr" replay "$D/trace" \
+		>"$D/replay.out" 2>"$D/replay.err" </dev/null
+	rep_rc=$?
+	t2=$EPOCHREALTIME
+	threads=$("$mrr" dump -f "$D/trace" 2>/dev/null |
+		awk '$1 ~ /^[0-9]+$/ { t[$2] = 1 } END { print length(t) }')
+	kinds=$("$mrr" dump -f -s "$D/trace" 2>/dev/null | awk '
+		/^events:/ { n = $2; on = 1; next }
+		on && /^  / { k = k " " $1 "=" $2; next }
+		{ on = 0 }
+		END { printf "events=%s%s", n, k }')
+	same=no
+	cmp -s "$D/record.out" "$D/replay.out" && same=yes
+	awk -v n="$name" -v v="$variant" -v th="$threads" -v k="$kinds" \
+		-v rr="$rec_rc" -v pr="$rep_rc" -v s="$same" \
+		-v t0="$t0" -v t1="$t1" -v t2="$t2" 'BEGIN {
+		printf "%s (%s): record exit %d %.1fs, replay exit %d %.1fs," \
+			" same stdout %s; threads=%s %s\n", n, v, rr, t1 - t0,
+			pr, t2 - t1, s, th, k }'
+	grep -iE 'search|breakpoint|stops' "$D/replay.err" | head -n 5
+	[ $rec_rc = 0 ] || tail -n 2 "$D/record.err"
+	[ $rep_rc = 0 ] || tail -n 2 "$D/replay.err"
+	exit 0
+fi
 
 bash "$harness" "${harness_args[@]}" -- "${cmd[@]}"
