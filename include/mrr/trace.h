@@ -27,8 +27,10 @@ extern "C" {
 #define MRR_WUR
 #endif
 
-/* The on-disk format version this library writes and reads. */
-#define MRR_TRACE_FORMAT_VERSION 1
+/* The on-disk format version this library writes. It reads every version
+ * from MRR_TRACE_FORMAT_VERSION_MIN up to this one. */
+#define MRR_TRACE_FORMAT_VERSION     2
+#define MRR_TRACE_FORMAT_VERSION_MIN 1
 
 /* Error codes specific to traces (all negative, below any -errno). */
 enum mrr_trace_error {
@@ -49,7 +51,10 @@ enum mrr_event_kind {
 	MRR_EV_EXIT = 5,      /* a task exited or was killed */
 	MRR_EV_BUFFER = 6,    /* a flush of a task's syscall buffer */
 	MRR_EV_BACKTRACE = 7, /* call stack of the task's previous event */
-	MRR_EV_KIND_MAX = 7,
+	MRR_EV_PREEMPT = 8,   /* a task was stopped in user code (version 2) */
+	/* 9 is reserved (scheduling decisions of threads). */
+	MRR_EV_KIND_MAX = 8,
+	MRR_EV_KIND_MAX_V1 = 7, /* the last kind a version-1 trace may hold */
 };
 
 /* Event flags. */

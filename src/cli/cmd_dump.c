@@ -421,8 +421,8 @@ static void stats_add(struct stats *s, const struct mrr_event *ev)
 static const char *kind_label(int k)
 {
 	static const char *const names[] = {
-		NULL,	 "exec", "syscall", "signal",
-		"rdtsc", "exit", "buffer",  "backtrace",
+		NULL,	"exec",	  "syscall",   "signal",  "rdtsc",
+		"exit", "buffer", "backtrace", "preempt",
 	};
 
 	if (k >= 1 && k <= MRR_EV_KIND_MAX &&

@@ -27,11 +27,32 @@ enum mrr_signal_how {
 	MRR_SIG_AT_SYSCALL =
 		2,	   /* delivered right after the task's last syscall */
 	MRR_SIG_FATAL = 3, /* killed the task where it stood */
+	MRR_SIG_AT_POINT = 4, /* delivered in user code, at the point of the
+			       * task's MRR_EV_PREEMPT event just before it */
 };
 struct mrr_signal_extra {
 	uint32_t how; /* enum mrr_signal_how */
 	uint32_t pad;
 	uint8_t siginfo[128];
+};
+
+/* MRR_EV_PREEMPT (format version 2): the recorder stopped the task in user
+ * code, at rip == ev->ip, to preempt it or to deliver a signal there.
+ * nr: enum mrr_preempt_reason. args[0]: the count N, the point is the N-th
+ * execution of the instruction at ip since the task's previous event; 0
+ * means not counted: the point is the first execution of ip whose registers
+ * and stack hash match. args[1], args[2]: start and length of the stack
+ * bytes hashed (MRR_PREEMPT_STACK_BELOW bytes under rsp, the red zone, up
+ * to MRR_PREEMPT_STACK_ABOVE bytes from rsp; shorter where memory ends). */
+enum mrr_preempt_reason {
+	MRR_PREEMPT_TIMESLICE = 1, /* ran too long without an event */
+	MRR_PREEMPT_SIGNAL = 2,	   /* a MRR_SIG_AT_POINT signal follows */
+};
+#define MRR_PREEMPT_STACK_BELOW 128
+#define MRR_PREEMPT_STACK_ABOVE 128
+struct mrr_preempt_extra {
+	uint64_t regs[MRR_NREGS]; /* struct user_regs_struct at the point */
+	uint64_t stack_hash;	  /* XXH64, seed 0, of the hashed bytes */
 };
 
 /* MRR_EV_SYSCALL for madvise and process_madvise on the program's own

@@ -49,6 +49,8 @@ const char *dump_kind_name(uint32_t kind)
 		return "buffer";
 	case MRR_EV_BACKTRACE:
 		return "backtrace";
+	case MRR_EV_PREEMPT:
+		return "preempt";
 	}
 	return "unknown";
 }
@@ -77,6 +79,8 @@ const char *dump_sig_how_name(uint32_t how)
 		return "after-syscall";
 	case MRR_SIG_FATAL:
 		return "fatal";
+	case MRR_SIG_AT_POINT:
+		return "at-point";
 	}
 	return "how?";
 }
@@ -633,6 +637,35 @@ static void text_rdtsc(struct mrr_dump *d, const struct mrr_event *ev,
 	}
 }
 
+/* "at ADDR, execution N of it" or "at ADDR, by registers", the reason, the
+ * stack pointer and the hashed stack range. */
+static void text_preempt(struct mrr_dump *d, const struct das *as,
+			 const struct mrr_event *ev, struct sbuf *b)
+{
+	bool stable = d->flags & MRR_DUMP_STABLE;
+	struct mrr_preempt_extra x;
+
+	sb_puts(b, ev->nr == MRR_PREEMPT_SIGNAL ? "for a signal at "
+						: "timeslice at ");
+	dump_addr(d, as, ev->ip, ADDR_PLAIN, b);
+	if (ev->args[0] == 0)
+		sb_puts(b, ", by registers");
+	else if (stable)
+		sb_puts(b, ", execution N of it");
+	else
+		sb_printf(b, ", execution %" PRIu64 " of it", ev->args[0]);
+	if (ev->extra_len != sizeof(x)) {
+		sb_printf(b, " bad extra (%u bytes)", ev->extra_len);
+		return;
+	}
+	memcpy(&x, ev->extra, sizeof(x));
+	if (!stable)
+		sb_printf(b,
+			  " rsp=0x%" PRIx64 " stack [0x%" PRIx64 "+%" PRIu64
+			  "] hash %016" PRIx64,
+			  x.regs[19], ev->args[1], ev->args[2], x.stack_hash);
+}
+
 /* The frames of a backtrace event, one per line, each prefixed by indent.
  * --stable masks the addresses and keeps only the file's base name. */
 void dump_backtrace_lines(struct mrr_dump *d, const struct das *as,
@@ -739,6 +772,9 @@ void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 	case MRR_EV_BUFFER:
 		sb_printf(b, "flush of %" PRIu64 " records, %" PRIu64 " bytes",
 			  ev->args[1], ev->args[0]);
+		break;
+	case MRR_EV_PREEMPT:
+		text_preempt(d, as, ev, b);
 		break;
 	default:
 		sb_printf(b, "kind %u nr %" PRId64 " result %" PRId64, ev->kind,

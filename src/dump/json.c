@@ -360,6 +360,15 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 	case MRR_EV_SIGNAL:
 		json_signal(d, as, ev, b);
 		break;
+	case MRR_EV_PREEMPT:
+		sb_printf(b, ",\"reason\":\"%s\"",
+			  ev->nr == MRR_PREEMPT_SIGNAL ? "signal"
+						       : "timeslice");
+		if (stable && ev->args[0])
+			sb_puts(b, ",\"execution\":\"N\"");
+		else
+			sb_printf(b, ",\"execution\":%" PRIu64, ev->args[0]);
+		break;
 	case MRR_EV_RDTSC:
 		sb_printf(b, ",\"insn\":\"%s\"",
 			  ev->nr == 1 ? "rdtscp" : "rdtsc");

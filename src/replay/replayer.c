@@ -149,6 +149,12 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 			 " pid %d: backtrace of the event before",
 			 ev->seq, ev->tid);
 		break;
+	case MRR_EV_PREEMPT:
+		snprintf(buf, buflen,
+			 "event %" PRIu64 " pid %d: preemption at 0x%" PRIx64
+			 ", execution %" PRIu64 " of it",
+			 ev->seq, ev->tid, ev->ip, ev->args[0]);
+		break;
 	default:
 		snprintf(buf, buflen,
 			 "event %" PRIu64 " pid %d: unknown event kind %u",

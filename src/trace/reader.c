@@ -123,13 +123,18 @@ static int parse_header(mrr_trace_reader *r, size_t len, char *errbuf,
 	if (len < 20 || trace_xxh64(h, len - 8, 0) != get_le64(h + len - 8))
 		goto corrupt;
 	version = get_le32(h + 8);
-	if (version != MRR_TRACE_FORMAT_VERSION) {
+	if (version < MRR_TRACE_FORMAT_VERSION_MIN ||
+	    version > MRR_TRACE_FORMAT_VERSION) {
 		set_msg(errbuf, errlen,
 			"trace %s has format version %" PRIu32
-			"; this mrr reads version %d",
-			r->dir, version, MRR_TRACE_FORMAT_VERSION);
+			"; this mrr reads versions %d to %d",
+			r->dir, version, MRR_TRACE_FORMAT_VERSION_MIN,
+			MRR_TRACE_FORMAT_VERSION);
 		return MRR_E_VERSION;
 	}
+	/* Kinds a version knows: a version-1 trace holding a later kind is
+	 * corrupt, not newer. */
+	r->kind_max = version == 1 ? MRR_EV_KIND_MAX_V1 : MRR_EV_KIND_MAX;
 	if (len < TRACE_HEADER_FIXED + 8 || get_le32(h + 12) != len)
 		goto corrupt;
 	cwd_len = get_le32(h + 336);
@@ -193,7 +198,7 @@ static int read_commit(mrr_trace_reader *r)
 		goto out_free;
 	mlen = get_le32(c + 48);
 	end = get_le32(c + 12);
-	if (get_le32(c + 8) != MRR_TRACE_FORMAT_VERSION ||
+	if (get_le32(c + 8) != r->info.format_version ||
 	    mlen > TRACE_MESSAGE_MAX || TRACE_COMMIT_FIXED + mlen + 8 != len ||
 	    end < MRR_END_COMPLETE || end > MRR_END_ERROR ||
 	    get_le64(c + 40) != r->header_check ||
@@ -242,7 +247,8 @@ static int get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 /* Decodes one event at *pp. With writes == NULL it only validates. Returns 0
  * or -1 if the bytes are not a valid event. */
 static int parse_event(const uint8_t **pp, const uint8_t *end,
-		       struct mrr_event *ev, struct mrr_mem_write *writes)
+		       uint32_t kind_max, struct mrr_event *ev,
+		       struct mrr_mem_write *writes)
 {
 	const uint8_t *p = *pp, *data;
 	uint64_t v[14], sum;
@@ -251,7 +257,7 @@ static int parse_event(const uint8_t **pp, const uint8_t *end,
 		if (get_varint(&p, end, &v[i]))
 			return -1;
 	}
-	if (v[0] < MRR_EV_EXEC || v[0] > MRR_EV_KIND_MAX ||
+	if (v[0] < MRR_EV_EXEC || v[0] > kind_max ||
 	    (v[1] & ~(uint64_t)TRACE_KNOWN_EVF))
 		return -1;
 	int64_t tid = unzigzag(v[2]);
@@ -403,7 +409,7 @@ static int load_chunk(mrr_trace_reader *r)
 	uint32_t max_writes = 1;
 
 	for (uint32_t i = 0; i < nevents; i++) {
-		if (parse_event(&p, end, &ev, NULL))
+		if (parse_event(&p, end, r->kind_max, &ev, NULL))
 			return trace_bad_chunk(r, "holds a malformed event");
 		if (ev.nwrites > max_writes)
 			max_writes = ev.nwrites;
@@ -682,7 +688,7 @@ int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev)
 	/* The chunk was verified whole by load_chunk(), which also sized
 	 * r->writes for its biggest event. */
 	p = r->raw + r->raw_pos;
-	if (parse_event(&p, r->raw + r->raw_len, ev, r->writes)) {
+	if (parse_event(&p, r->raw + r->raw_len, r->kind_max, ev, r->writes)) {
 		r->err = trace_bad_chunk(r, "holds a malformed event");
 		return r->err;
 	}

@@ -329,8 +329,40 @@ TEST_F(TraceCorrupt, OtherFormatVersion)
 	make_work("header", h);
 	Outcome o = read_all(work_, 0);
 	EXPECT_EQ(MRR_E_VERSION, o.open_ret);
-	EXPECT_EQ("trace " + work_ +
-			  " has format version 7; this mrr reads version 1",
-		  o.message);
+	EXPECT_EQ(
+		"trace " + work_ +
+			" has format version 7; this mrr reads versions 1 to 2",
+		o.message);
 	EXPECT_EQ(MRR_E_VERSION, read_all(work_, MRR_READER_FORCE).open_ret);
+}
+
+void put_le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* The trace relabelled as format version 1 (header and commit, with their
+ * checksums): version 1 has no MRR_EV_PREEMPT, so the chunk holding the
+ * first such event (seq 7: the generator cycles through the kinds) is
+ * corrupt, and the events before it are read. */
+TEST_F(TraceCorrupt, VersionOneHasNoPreemptEvents)
+{
+	std::vector<uint8_t> h = files_["header"];
+	std::vector<uint8_t> c = files_["commit"];
+	size_t n = h.size(), m = c.size();
+
+	ASSERT_EQ(2, h[8]);
+	h[8] = 1;
+	uint64_t hsum = trace_xxh64(h.data(), n - 8, 0);
+	put_le64(&h[n - 8], hsum);
+	c[8] = 1;
+	put_le64(&c[40], hsum);
+	put_le64(&c[m - 8], trace_xxh64(c.data(), m - 8, 0));
+	files_["header"] = h;
+	make_work("commit", c);
+	Outcome o = read_all(work_, 0);
+	EXPECT_EQ(0, o.open_ret);
+	EXPECT_EQ(MRR_E_CORRUPT, o.next_ret);
+	EXPECT_LE(o.events, 7u);
 }
