@@ -26,6 +26,10 @@ struct ptask {
 	uint64_t child_tid_addr; /* CLONE_CHILD_SETTID location in a child */
 	pid_t child_tid_value;	 /* recorded tid to put there */
 	uint64_t sbuf_addr;	 /* registered syscall buffer, or 0 */
+	/* replay_run ran it to the stop of its next event already: the next
+	 * ptask_next_stop returns held_status without resuming it */
+	bool held;
+	int held_status;
 };
 
 #define RECENT_EVENTS 10
@@ -50,6 +54,19 @@ struct replayer {
 		bool loaded; /* the ident's copy holds this version */
 	} * copies;
 	size_t ncopies;
+	/* session (session.h) */
+	bool have_next; /* ev is read but not replayed yet */
+	uint8_t *extra; /* aligned copy of ev.extra */
+	uint32_t extra_cap;
+	uint64_t nreplayed; /* events fully replayed */
+	uint64_t progress;  /* stops of the next event's task since */
+	int progress_unit;  /* enum replay_unit */
+	pid_t progress_tid;
+	const struct replay_stop *want; /* during replay_run, or NULL */
+	bool mem_hit;			/* a watched range was written */
+	uint64_t mem_hit_addr;
+	int mem_hit_bp;
+	uint64_t exit_reported; /* seq + 1 of an exit event reported */
 };
 
 /* replayer.c */
@@ -73,6 +90,21 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 int stored_path(struct replayer *rp, const char *name, char *buf,
 		size_t buflen);
 void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
+
+/* Like ptask_next_stop with the ptrace request to resume with
+ * (PTRACE_CONT or PTRACE_SINGLESTEP); ignores t->held. */
+int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status);
+/* The per-kind handlers: on return the event's task is stopped at the
+ * start of its next event, or gone. */
+void replay_exec(struct replayer *rp);
+void replay_signal(struct replayer *rp, struct ptask *t);
+void replay_rdtsc(struct replayer *rp, struct ptask *t);
+void replay_exit(struct replayer *rp, struct ptask *t);
+void remember(struct replayer *rp);
+/* session.c: FNV-1a of the 512 bytes at rsp (what can be read) */
+uint64_t replay_stack_hash(struct ptask *t, uint64_t rsp);
+int replay_peek(struct replayer *rp);
+void kill_all(struct replayer *rp);
 
 /* replay_sbuf.c */
 void replay_buffer(struct replayer *rp, struct ptask *t);

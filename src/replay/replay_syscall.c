@@ -6,9 +6,11 @@
 #define _GNU_SOURCE
 #include "core/events.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "core/seccomp_filter.h"
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
+#include "replay/session.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
 
@@ -127,6 +129,26 @@ static int copy_written(struct ptask *t, const struct mrr_event *ev, int fd,
 	return err;
 }
 
+/* A write into [off, off+len) of file path: where the task maps it. */
+static void file_write_seen(struct replayer *rp, struct ptask *t,
+			    const char *path, uint64_t off, uint64_t len)
+{
+	struct proc_vma *v = NULL;
+	long n = proc_read_vmas(t->t.tid, false, &v), i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t vend = v[i].offset + (v[i].end - v[i].start);
+		uint64_t a = off > v[i].offset ? off : v[i].offset;
+		uint64_t b = off + len < vend ? off + len : vend;
+
+		if (strcmp(v[i].name, path) || a >= b)
+			continue;
+		replay_mem_written(rp, t, v[i].start + (a - v[i].offset), b - a,
+				   rp->ev.seq);
+	}
+	free(v);
+}
+
 /* The program's output, shown again; and writes into files the program
  * maps, applied to the replay's copies. */
 static void replay_output(struct replayer *rp, struct ptask *t)
@@ -154,6 +176,8 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 			"cannot apply a recorded write to the copy of "
 			"mapped file %s",
 			x->file);
+	else if (rp->want)
+		file_write_seen(rp, t, copy, x->offset, (uint64_t)ev->result);
 	if (fd >= 0)
 		close(fd);
 }
@@ -245,6 +269,23 @@ static void emulate(struct replayer *rp, struct ptask *t,
 		set_result(rp, t, rp->ev.result);
 }
 
+/* An executed munmap or mremap took memory away from the program (or
+ * moved it): for watchpoints, a write to the old range. */
+static void unmapped_by(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+
+	if (ev->result < 0 && ev->result > -4096)
+		return;
+	if (ev->nr == SYS_munmap)
+		replay_mem_written(rp, t, ev->args[0], ev->args[1], ev->seq);
+	else if (ev->nr == SYS_mremap && (uint64_t)ev->result != ev->args[0])
+		replay_mem_written(rp, t, ev->args[0], ev->args[1], ev->seq);
+	else if (ev->nr == SYS_mremap && ev->args[2] < ev->args[1])
+		replay_mem_written(rp, t, ev->args[0] + ev->args[2],
+				   ev->args[1] - ev->args[2], ev->seq);
+}
+
 /* Runs the syscall for real. When exact, a different result is a
  * divergence (the address space would differ); otherwise the recorded
  * result is what the program sees. */
@@ -270,6 +311,7 @@ static void execute(struct replayer *rp, struct ptask *t, bool exact)
 	}
 	if (set_result(rp, t, rp->ev.result) == 0)
 		apply_writes(rp, t, &rp->ev);
+	unmapped_by(rp, t);
 }
 
 static int inject(struct replayer *rp, struct ptask *t, long nr, uint64_t a0,
@@ -666,6 +708,9 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 				  d->end - d->start, how, 0, 0, 0, &ret) < 0) {
 			return;
 		}
+		if (ret == 0)
+			replay_mem_written(rp, t, d->start, d->end - d->start,
+					   ev->seq);
 		if (ret != 0) {
 			diverge(rp, t,
 				"dropping recorded range 0x%" PRIx64

@@ -13,6 +13,7 @@
 #include "record/backtrace.h"
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
+#include "replay/session.h"
 #include "replay/watchdog.h"
 #include "syscallbuf/abi.h"
 #include "syscalls/table.h"
@@ -444,6 +445,8 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 				strerror(-err));
 			return -1;
 		}
+		replay_mem_written(rp, t, ev->writes[i].addr, ev->writes[i].len,
+				   ev->seq);
 	}
 	return 0;
 }
@@ -481,6 +484,16 @@ static void finish_pending_exit(struct replayer *rp, struct ptask *t)
 
 int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 {
+	if (t->held) {
+		t->held = false;
+		*status = t->held_status;
+		return 0;
+	}
+	return ptask_advance(rp, t, PTRACE_CONT, status);
+}
+
+int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
+{
 	unsigned long stops = 0;
 
 	for (;;) {
@@ -493,8 +506,7 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 			return -1;
 		}
 		if (t->stopped) {
-			if (ptrace(PTRACE_CONT, t->t.tid, 0, t->resume_sig) <
-			    0) {
+			if (ptrace(req, t->t.tid, 0, t->resume_sig) < 0) {
 				diverge(rp, t, "cannot resume: %s",
 					strerror(errno));
 				return -1;
@@ -718,7 +730,7 @@ static void finish_exec(struct replayer *rp, struct ptask *t)
 		diverge(rp, t, "cannot set the initial registers");
 }
 
-static void replay_exec(struct replayer *rp)
+void replay_exec(struct replayer *rp)
 {
 	const struct mrr_event *ev = &rp->ev;
 	const struct mrr_exec_extra *x = ev->extra;
@@ -788,7 +800,7 @@ static void replay_exec(struct replayer *rp)
 	finish_exec(rp, t);
 }
 
-static void replay_rdtsc(struct replayer *rp, struct ptask *t)
+void replay_rdtsc(struct replayer *rp, struct ptask *t)
 {
 	struct user_regs_struct regs;
 	uint8_t code[16];
@@ -844,7 +856,7 @@ static int wait_signal_stop(struct replayer *rp, struct ptask *t, int sig)
 	return 0;
 }
 
-static void replay_signal(struct replayer *rp, struct ptask *t)
+void replay_signal(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_signal_extra *x = rp->ev.extra;
 	int sig = (int)rp->ev.nr, status;
@@ -928,7 +940,7 @@ static void replay_signal(struct replayer *rp, struct ptask *t)
 	t->resume_sig = sig;
 }
 
-static void replay_exit(struct replayer *rp, struct ptask *t)
+void replay_exit(struct replayer *rp, struct ptask *t)
 {
 	int status, want = (int)rp->ev.result;
 	struct user_regs_struct regs;
@@ -970,14 +982,14 @@ static void replay_exit(struct replayer *rp, struct ptask *t)
 	ptask_remove(rp, t);
 }
 
-static void remember(struct replayer *rp)
+void remember(struct replayer *rp)
 {
 	describe_event(&rp->ev, rp->recent[rp->nrecent % RECENT_EVENTS],
 		       sizeof(rp->recent[0]));
 	rp->nrecent++;
 }
 
-static void kill_all(struct replayer *rp)
+void kill_all(struct replayer *rp)
 {
 	struct ptask *t;
 	int status;
@@ -991,126 +1003,4 @@ static void kill_all(struct replayer *rp)
 	}
 	while (waitpid(-1, &status, __WALL | WNOHANG) > 0)
 		;
-}
-
-int mrr_replay(const struct replay_opts *o)
-{
-	struct replayer rp = {0};
-	uint8_t *extra = NULL;
-	uint32_t extra_cap = 0;
-	char msg[512];
-	int err;
-
-	rp.o = o;
-	err = mrr_trace_open(o->trace_dir,
-			     MRR_READER_STREAM |
-				     (o->force ? MRR_READER_FORCE : 0),
-			     &rp.r, msg, sizeof(msg));
-	if (err) {
-		mrr_err("%s", msg);
-		return err == -ENOENT ? MRR_EXIT_NOINPUT : MRR_EXIT_DATAERR;
-	}
-	rp.info = mrr_trace_info(rp.r);
-	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	err = watchdog_start(&rp, o->stall_timeout_s < 0 ? 0
-				  : o->stall_timeout_s
-					  ? (unsigned)o->stall_timeout_s
-					  : MRR_STALL_TIMEOUT_DEFAULT);
-	if (err)
-		mrr_err("cannot start the replay watchdog: %s; a stuck "
-			"replay will not be reported",
-			strerror(-err));
-
-	while (!rp.status) {
-		struct ptask *t;
-
-		err = mrr_trace_next(rp.r, &rp.ev);
-		if (err == 0)
-			break;
-		if (err < 0) {
-			mrr_err("%s", mrr_trace_error_message(rp.r));
-			rp.status = MRR_EXIT_DATAERR;
-			break;
-		}
-		/* payload structs are read in place: give them alignment */
-		if (rp.ev.extra_len) {
-			if (rp.ev.extra_len > extra_cap) {
-				free(extra);
-				extra_cap = rp.ev.extra_len;
-				extra = aligned_alloc(16,
-						      (extra_cap + 15) & ~15u);
-				if (!extra)
-					mrr_fatal("out of memory");
-			}
-			memcpy(extra, rp.ev.extra, rp.ev.extra_len);
-			rp.ev.extra = extra;
-		}
-		if (rp.ev.kind == MRR_EV_EXEC) {
-			replay_exec(&rp);
-			remember(&rp);
-			continue;
-		}
-		t = ptask_find(&rp, rp.ev.tid);
-		if (!t) {
-			diverge(&rp, NULL,
-				"event for pid %d, which does not "
-				"exist at this point of the replay",
-				rp.ev.tid);
-			break;
-		}
-		switch (rp.ev.kind) {
-		case MRR_EV_SYSCALL:
-			replay_syscall(&rp, t);
-			break;
-		case MRR_EV_SIGNAL:
-			replay_signal(&rp, t);
-			break;
-		case MRR_EV_RDTSC:
-			replay_rdtsc(&rp, t);
-			break;
-		case MRR_EV_EXIT:
-			replay_exit(&rp, t);
-			break;
-		case MRR_EV_BUFFER:
-			replay_buffer(&rp, t);
-			break;
-		case MRR_EV_BACKTRACE:
-			break;
-		default:
-			mrr_err("trace %s: event %" PRIu64
-				" has unknown kind %u",
-				o->trace_dir, rp.ev.seq, rp.ev.kind);
-			rp.status = MRR_EXIT_DATAERR;
-		}
-		remember(&rp);
-	}
-	if (!rp.status && rp.tasks) {
-		enum mrr_trace_end end;
-		const char *why = NULL;
-
-		if (mrr_trace_committed(rp.r, &end, &why) &&
-		    end == MRR_END_COMPLETE) {
-			diverge(&rp, rp.tasks,
-				"the trace ended but pid %d is still running",
-				rp.tasks->rec_tid);
-		} else if (!o->quiet) {
-			fprintf(stderr,
-				"mrr: replayed the %s recording up to its end "
-				"(%s)\n",
-				mrr_trace_committed(rp.r, &end, &why)
-					? "stopped"
-					: "salvaged",
-				why ? why : "no more events");
-		}
-	}
-	watchdog_stop();
-	if (watchdog_fired() && !rp.status)
-		rp.status = MRR_EXIT_SOFTWARE;
-	kill_all(&rp);
-	mrr_trace_close(rp.r);
-	free(rp.verified);
-	free(rp.copies);
-	free(extra);
-	replay_tmpdir_remove();
-	return rp.status;
 }
