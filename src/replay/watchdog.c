@@ -20,6 +20,10 @@
 static pthread_t watchdog_thread;
 static bool running;
 static atomic_bool stop_requested, fired;
+/* watchdog_stop wakes the thread from its tick at once: a replay's exit
+ * must not wait out the rest of a 200 ms sleep. */
+static pthread_mutex_t tick_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t tick_cv = PTHREAD_COND_INITIALIZER;
 
 struct watchdog_arg {
 	struct replayer *rp;
@@ -163,11 +167,22 @@ static void *watch(void *arg)
 	pid_t tid;
 
 	while (!atomic_load(&stop_requested)) {
-		struct timespec tick = {0, 200 * 1000 * 1000};
+		struct timespec until;
 		struct task_state s;
 		long long now;
 
-		nanosleep(&tick, NULL);
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 200 * 1000 * 1000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&tick_mu);
+		if (!atomic_load(&stop_requested))
+			pthread_cond_timedwait(&tick_cv, &tick_mu, &until);
+		pthread_mutex_unlock(&tick_mu);
+		if (atomic_load(&stop_requested))
+			break;
 		tid = tracee_waiting.tid;
 		if (!tid)
 			continue;
@@ -222,7 +237,10 @@ void watchdog_stop(void)
 {
 	if (!running)
 		return;
+	pthread_mutex_lock(&tick_mu);
 	atomic_store(&stop_requested, true);
+	pthread_cond_signal(&tick_cv);
+	pthread_mutex_unlock(&tick_mu);
 	pthread_join(watchdog_thread, NULL);
 	running = false;
 }

@@ -49,9 +49,9 @@
 #define TRACE_CHUNK_RAW_READ_MAX TRACE_CHUNK_RAW_LIMIT
 #endif
 /* Writers close a chunk once this many raw bytes are buffered. */
-#define TRACE_CHUNK_TARGET (1u << 20)
+#define TRACE_CHUNK_TARGET (4u << 20)
 #ifndef TRACE_ZSTD_LEVEL
-#define TRACE_ZSTD_LEVEL 1
+#define TRACE_ZSTD_LEVEL 7
 #endif
 
 #define TRACE_KNOWN_EVF                                                        \

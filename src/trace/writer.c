@@ -17,9 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <zstd.h>
-
 #include "mrr/trace.h"
+#include "trace/chunkq.h"
 #include "trace/format.h"
 #include "trace/io.h"
 #include "trace/xxh64.h"
@@ -48,16 +47,12 @@ struct mrr_trace_writer {
 	uint64_t next_seq;
 	uint64_t chunk_first_seq;
 	uint32_t chunk_events;
-	uint64_t chunks;
-	uint64_t stream_len;
 	uint64_t header_check;
 
 	uint8_t *raw;
 	size_t raw_len;
 	size_t raw_cap;
-	uint8_t *out;
-	size_t out_cap;
-	ZSTD_CCtx *cctx;
+	struct chunkq cq; /* compresses and writes chunks on its thread */
 
 	struct stored_memo *memo;
 	size_t nmemo;
@@ -217,20 +212,9 @@ int mrr_trace_writer_open_at(int parent_fd, const char *name, unsigned flags,
 	if (ret < 0)
 		goto out_remove;
 	w->events_fd = ret;
-	w->cctx = ZSTD_createCCtx();
-	if (!w->cctx) {
-		ret = -ENOMEM;
+	ret = chunkq_init(&w->cq, w->events_fd, TRACE_ZSTD_LEVEL);
+	if (ret)
 		goto out_remove;
-	}
-	if (ZSTD_isError(
-		    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_contentSizeFlag,
-						1)) ||
-	    ZSTD_isError(ZSTD_CCtx_setParameter(
-		    w->cctx, ZSTD_c_compressionLevel, TRACE_ZSTD_LEVEL))) {
-		ret = -EINVAL;
-		goto out_remove;
-	}
 	*out = w;
 	return 0;
 out_remove:
@@ -318,55 +302,23 @@ int mrr_trace_writer_create(const char *dir, const struct mrr_trace_info *info,
 	return 0;
 }
 
-/* Compresses the buffered events into one chunk and writes it with one write
- * loop, so a crash leaves at most this chunk torn. */
+/* Hands the buffered events to the chunk queue, which compresses them into
+ * one chunk and appends it to the stream on its own thread. */
 static int write_chunk(mrr_trace_writer *w)
 {
-	size_t bound, clen;
-	uint8_t *hdr;
 	int ret;
 
 	if (w->err)
 		return w->err;
-	if (!w->chunk_events)
-		return 0;
-	bound = ZSTD_compressBound(w->raw_len);
-	ret = ensure_cap(&w->out, &w->out_cap, TRACE_CHUNK_HDR + bound);
-	if (ret)
+	ret = chunkq_err(&w->cq);
+	if (ret || !w->chunk_events)
 		return ret;
-	clen = ZSTD_compress2(w->cctx, w->out + TRACE_CHUNK_HDR, bound, w->raw,
-			      w->raw_len);
-	if (ZSTD_isError(clen) || clen > UINT32_MAX)
-		return -EIO;
-	hdr = w->out;
-	put_le32(hdr, TRACE_CHUNK_MAGIC);
-	put_le32(hdr + 4, (uint32_t)clen);
-	put_le32(hdr + 8, (uint32_t)w->raw_len);
-	put_le32(hdr + 12, w->chunk_events);
-	put_le64(hdr + 16, w->chunk_first_seq);
-	put_le32(hdr + 24,
-		 (uint32_t)trace_xxh64(w->out + TRACE_CHUNK_HDR, clen, 0));
-	put_le32(hdr + 28, (uint32_t)trace_xxh64(hdr, 28, 0));
-	ret = trace_write_all(w->events_fd, w->out, TRACE_CHUNK_HDR + clen);
-	if (ret) {
-		w->err = ret;
-		return ret;
-	}
-	w->stream_len += TRACE_CHUNK_HDR + clen;
-	w->chunks++;
+	ret = chunkq_submit(&w->cq, &w->raw, &w->raw_cap, w->raw_len,
+			    w->chunk_events, w->chunk_first_seq);
 	w->raw_len = 0;
 	w->chunk_events = 0;
 	w->chunk_first_seq = w->next_seq;
-	/* A big event's buffers are not kept around for the small ones. */
-	if (w->raw_cap > 4 * TRACE_CHUNK_TARGET) {
-		free(w->raw);
-		w->raw = NULL;
-		w->raw_cap = 0;
-		free(w->out);
-		w->out = NULL;
-		w->out_cap = 0;
-	}
-	return 0;
+	return ret;
 }
 
 static int check_event(const struct mrr_event *ev, uint64_t *size)
@@ -407,6 +359,9 @@ int mrr_trace_writer_append(mrr_trace_writer *w, const struct mrr_event *ev,
 
 	if (w->err)
 		return w->err;
+	ret = chunkq_err(&w->cq);
+	if (ret)
+		return ret;
 	ret = check_event(ev, &size);
 	if (ret)
 		return ret;
@@ -651,8 +606,8 @@ static int write_commit(mrr_trace_writer *w, enum mrr_trace_end end,
 	put_le32(buf + 8, MRR_TRACE_FORMAT_VERSION);
 	put_le32(buf + 12, (uint32_t)end);
 	put_le64(buf + 16, w->next_seq);
-	put_le64(buf + 24, w->chunks);
-	put_le64(buf + 32, w->stream_len);
+	put_le64(buf + 24, w->cq.chunks);
+	put_le64(buf + 32, w->cq.stream_len);
 	put_le64(buf + 40, w->header_check);
 	put_le32(buf + 48, (uint32_t)mlen);
 	if (mlen)
@@ -688,6 +643,8 @@ int mrr_trace_writer_finish(mrr_trace_writer *w, enum mrr_trace_end end,
 		goto out_free;
 	}
 	ret = write_chunk(w);
+	if (!ret)
+		ret = chunkq_drain(&w->cq);
 	if (ret)
 		goto out_free;
 	if (w->flags & MRR_WRITER_SYNC) {
@@ -707,6 +664,8 @@ void mrr_trace_writer_abort(mrr_trace_writer *w)
 {
 	if (!w)
 		return;
+	/* What was appended reaches the disk: an aborted trace salvages. */
+	chunkq_destroy(&w->cq, false);
 	if (w->events_fd >= 0)
 		close(w->events_fd);
 	if (w->files_fd >= 0)
@@ -715,9 +674,7 @@ void mrr_trace_writer_abort(mrr_trace_writer *w)
 		close(w->dir_fd);
 	if (w->parent_fd >= 0)
 		close(w->parent_fd);
-	ZSTD_freeCCtx(w->cctx);
 	free(w->raw);
-	free(w->out);
 	free(w->memo);
 	free(w);
 }
@@ -726,6 +683,7 @@ void mrr_trace_writer_remove(mrr_trace_writer *w)
 {
 	if (!w)
 		return;
+	chunkq_destroy(&w->cq, true);
 	trace_remove_dir_fds(w->parent_fd, w->name, w->dir_fd, w->files_fd);
 	mrr_trace_writer_abort(w);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "mrr/trace.h"
+#include "trace/format.h"
 #include "trace_test_util.h"
 
 using namespace trace_test;
@@ -84,8 +85,8 @@ TEST(TraceRoundTrip, EveryKindWithWritesAndExtra)
 	struct mrr_trace_stats st;
 	mrr_trace_stats(r, &st);
 	/* 51 events of ~300 KiB: the stream cannot fit in fewer chunks than
-	 * MiBs. */
-	EXPECT_GE(st.chunks, 15u);
+	 * it has chunk targets' worth of bytes. */
+	EXPECT_GE(st.chunks, (15u << 20) / TRACE_CHUNK_TARGET);
 	EXPECT_GT(st.raw_bytes, 15u << 20);
 	EXPECT_GT(st.compressed_bytes, 0u);
 	EXPECT_LT(st.compressed_bytes, st.raw_bytes);
@@ -157,13 +158,13 @@ TEST(TraceRoundTrip, LargeEventsSpanChunkSizes)
 	std::string dir = tmp.sub("t");
 	struct mrr_trace_info info = test_info();
 	mrr_trace_writer *w = nullptr;
-	/* Sizes around the writer's 1 MiB chunk target, and well above it. */
+	/* Sizes around the writer's chunk target, and well above it. */
 	const size_t sizes[] = {0,
 				1,
-				(1 << 20) - 200,
-				1 << 20,
-				(1 << 20) + 1,
-				3 << 20,
+				TRACE_CHUNK_TARGET - 200,
+				TRACE_CHUNK_TARGET,
+				TRACE_CHUNK_TARGET + 1,
+				3 * TRACE_CHUNK_TARGET,
 				(5 << 20) + 77};
 	std::vector<std::vector<uint8_t>> blobs;
 	std::vector<mrr_mem_write> many(MRR_MAX_WRITES_PER_EVENT);
@@ -240,7 +241,7 @@ TEST(TraceRoundTrip, LargeEventsSpanChunkSizes)
 
 	struct mrr_trace_stats st;
 	mrr_trace_stats(r, &st);
-	/* Each event of 1 MiB or more closes its own chunk. */
+	/* Each event of a chunk target or more closes its own chunk. */
 	EXPECT_GE(st.chunks, 6u);
 	EXPECT_GT(st.raw_bytes, (uint64_t)(9 << 20) + MRR_MAX_EXTRA_BYTES);
 	enum mrr_trace_end end;

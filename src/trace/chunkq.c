@@ -1,0 +1,212 @@
+/* Chunks compressed and written on a thread of their own (chunkq.h). */
+#include "trace/chunkq.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/format.h"
+#include "trace/io.h"
+#include "trace/xxh64.h"
+
+int chunkq_init(struct chunkq *q, int fd, int level)
+{
+	memset(q, 0, sizeof(*q));
+	q->fd = fd;
+	q->cctx = ZSTD_createCCtx();
+	if (!q->cctx)
+		return -ENOMEM;
+	if (ZSTD_isError(
+		    ZSTD_CCtx_setParameter(q->cctx, ZSTD_c_checksumFlag, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(q->cctx, ZSTD_c_contentSizeFlag,
+						1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(
+		    q->cctx, ZSTD_c_compressionLevel, level)))
+		return -EINVAL;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->done, NULL);
+	q->inited = true;
+	return 0;
+}
+
+/* Compresses one job into a chunk and appends it with one write loop, so
+ * that a crash leaves at most this chunk torn. Runs without mu: only the
+ * thread (or, without one, the caller) touches cctx, out and the file. */
+static int write_chunk(struct chunkq *q, const struct chunkq_job *j,
+		       uint64_t *written)
+{
+	size_t bound = ZSTD_compressBound(j->raw_len), clen, need;
+	uint8_t *hdr;
+
+	need = TRACE_CHUNK_HDR + bound;
+	if (need > q->out_cap) {
+		uint8_t *n = realloc(q->out, need);
+
+		if (!n)
+			return -ENOMEM;
+		q->out = n;
+		q->out_cap = need;
+	}
+	clen = ZSTD_compress2(q->cctx, q->out + TRACE_CHUNK_HDR, bound, j->raw,
+			      j->raw_len);
+	if (ZSTD_isError(clen) || clen > UINT32_MAX)
+		return -EIO;
+	hdr = q->out;
+	put_le32(hdr, TRACE_CHUNK_MAGIC);
+	put_le32(hdr + 4, (uint32_t)clen);
+	put_le32(hdr + 8, (uint32_t)j->raw_len);
+	put_le32(hdr + 12, j->nevents);
+	put_le64(hdr + 16, j->first_seq);
+	put_le32(hdr + 24,
+		 (uint32_t)trace_xxh64(q->out + TRACE_CHUNK_HDR, clen, 0));
+	put_le32(hdr + 28, (uint32_t)trace_xxh64(hdr, 28, 0));
+	*written = TRACE_CHUNK_HDR + clen;
+	return trace_write_all(q->fd, q->out, TRACE_CHUNK_HDR + clen);
+}
+
+/* Keeps a finished job's buffer for reuse, unless a big event made it
+ * big: those are not kept around for the small ones. Called with mu. */
+static void give_back(struct chunkq *q, struct chunkq_job *j)
+{
+	if (j->raw_cap <= 4 * TRACE_CHUNK_TARGET && q->nspare < CHUNKQ_MAX + 1)
+		q->spare[q->nspare++] = *j;
+	else
+		free(j->raw);
+	j->raw = NULL;
+}
+
+/* Writes (or, after an error, drops) job j and accounts for it. Called
+ * without mu; takes it. */
+static void finish_job(struct chunkq *q, struct chunkq_job *j)
+{
+	uint64_t written = 0;
+	int err = __atomic_load_n(&q->err, __ATOMIC_ACQUIRE);
+
+	if (!err)
+		err = write_chunk(q, j, &written);
+	pthread_mutex_lock(&q->mu);
+	if (err && !q->err)
+		__atomic_store_n(&q->err, err, __ATOMIC_RELEASE);
+	if (!err) {
+		q->stream_len += written;
+		q->chunks++;
+	}
+	give_back(q, j);
+	pthread_mutex_unlock(&q->mu);
+}
+
+static void *chunkq_main(void *arg)
+{
+	struct chunkq *q = arg;
+	struct chunkq_job j;
+
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (!q->count && !q->stop)
+			pthread_cond_wait(&q->work, &q->mu);
+		if (!q->count)
+			break; /* stop, with nothing left */
+		j = q->q[q->head];
+		q->head = (q->head + 1) % CHUNKQ_MAX;
+		q->count--;
+		q->busy = true;
+		pthread_mutex_unlock(&q->mu);
+		finish_job(q, &j);
+		pthread_mutex_lock(&q->mu);
+		q->busy = false;
+		pthread_cond_broadcast(&q->done);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* Starts the thread with every signal blocked: the recorder's handlers
+ * (SIGINT, SIGCHLD) must run on the recorder's thread. */
+static void start_thread(struct chunkq *q)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	q->running = pthread_create(&q->thread, NULL, chunkq_main, q) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+int chunkq_submit(struct chunkq *q, uint8_t **raw, size_t *raw_cap,
+		  size_t raw_len, uint32_t nevents, uint64_t first_seq)
+{
+	struct chunkq_job j = {*raw, raw_len, *raw_cap, nevents, first_seq};
+
+	*raw = NULL;
+	*raw_cap = 0;
+	if (!q->running && !q->stop)
+		start_thread(q);
+	if (!q->running) {
+		finish_job(q, &j);
+	} else {
+		pthread_mutex_lock(&q->mu);
+		while (q->count == CHUNKQ_MAX)
+			pthread_cond_wait(&q->done, &q->mu);
+		q->q[(q->head + q->count) % CHUNKQ_MAX] = j;
+		q->count++;
+		pthread_cond_signal(&q->work);
+		pthread_mutex_unlock(&q->mu);
+	}
+	pthread_mutex_lock(&q->mu);
+	if (q->nspare) {
+		struct chunkq_job *s = &q->spare[--q->nspare];
+
+		*raw = s->raw;
+		*raw_cap = s->raw_cap;
+	}
+	pthread_mutex_unlock(&q->mu);
+	return chunkq_err(q);
+}
+
+int chunkq_drain(struct chunkq *q)
+{
+	if (q->running) {
+		pthread_mutex_lock(&q->mu);
+		while (q->count || q->busy)
+			pthread_cond_wait(&q->done, &q->mu);
+		pthread_mutex_unlock(&q->mu);
+	}
+	return chunkq_err(q);
+}
+
+int chunkq_err(struct chunkq *q)
+{
+	return __atomic_load_n(&q->err, __ATOMIC_ACQUIRE);
+}
+
+void chunkq_destroy(struct chunkq *q, bool discard)
+{
+	if (!q->inited) {
+		ZSTD_freeCCtx(q->cctx);
+		q->cctx = NULL;
+		return;
+	}
+	pthread_mutex_lock(&q->mu);
+	if (discard && !q->err)
+		__atomic_store_n(&q->err, -ECANCELED, __ATOMIC_RELEASE);
+	q->stop = true;
+	pthread_cond_signal(&q->work);
+	pthread_mutex_unlock(&q->mu);
+	if (q->running)
+		pthread_join(q->thread, NULL);
+	q->running = false;
+	/* Without a thread nothing is ever queued. */
+	for (unsigned i = 0; i < q->nspare; i++)
+		free(q->spare[i].raw);
+	q->nspare = 0;
+	ZSTD_freeCCtx(q->cctx);
+	q->cctx = NULL;
+	free(q->out);
+	q->out = NULL;
+	pthread_cond_destroy(&q->work);
+	pthread_cond_destroy(&q->done);
+	pthread_mutex_destroy(&q->mu);
+	q->inited = false;
+}
