@@ -22,7 +22,14 @@ int chunkq_init(struct chunkq *q, int fd, int level)
 	    ZSTD_isError(ZSTD_CCtx_setParameter(q->cctx, ZSTD_c_contentSizeFlag,
 						1)) ||
 	    ZSTD_isError(ZSTD_CCtx_setParameter(
-		    q->cctx, ZSTD_c_compressionLevel, level)))
+		    q->cctx, ZSTD_c_compressionLevel, level)) ||
+	    /* Buffered records repeat what the program read earlier, often
+	     * further back than a fast level looks: long-distance matching
+	     * finds those cheaply (a 64-byte pread costs 5 bytes, not 9). */
+	    ZSTD_isError(ZSTD_CCtx_setParameter(
+		    q->cctx, ZSTD_c_enableLongDistanceMatching, 1)) ||
+	    ZSTD_isError(ZSTD_CCtx_setParameter(q->cctx, ZSTD_c_windowLog,
+						TRACE_ZSTD_WINDOW_LOG)))
 		return -EINVAL;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->work, NULL);

@@ -51,8 +51,10 @@
 /* Writers close a chunk once this many raw bytes are buffered. */
 #define TRACE_CHUNK_TARGET (4u << 20)
 #ifndef TRACE_ZSTD_LEVEL
-#define TRACE_ZSTD_LEVEL 7
+#define TRACE_ZSTD_LEVEL 3
 #endif
+/* log2 of the compression window: one chunk target. */
+#define TRACE_ZSTD_WINDOW_LOG 22
 
 #define TRACE_KNOWN_EVF                                                        \
 	(MRR_EVF_BUFFERED | MRR_EVF_SKIPPED | MRR_EVF_TO_STDOUT |              \
