@@ -17,15 +17,15 @@
 # native; spin-wait replay <= 2x its recording.
 #
 # Environment: RUNS (default 3), HANDOFFS (100000), CPU_STEPS (100000000),
-# SPIN_ROUNDS (200), TIMEOUT (300), MODES (default "native record replay";
-# "nobuf" adds mrr record -n).
+# SPIN_ROUNDS (200), TIMEOUT (300), MRR (default BUILD_DIR/bin/mrr), MODES
+# (default "native record replay"; "nobuf" adds mrr record -n).
 
 set -u
 export LC_ALL=C
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
-mrr=$build/bin/mrr
+mrr=${MRR:-$build/bin/mrr}
 runs=${RUNS:-3}
 limit=${TIMEOUT:-300}
 modes=${MODES:-native record replay}

@@ -7,9 +7,9 @@
 #
 #   bench/threads_stats.sh [BUILD_DIR] [NAME...]     (default: build, all)
 #
-# Environment: VARIANT (buf or nobuf; default buf), TIMEOUT (seconds per
-# record or replay, default 300). The Go program must have been built
-# (ctest --test-dir BUILD -R go_build).
+# Environment: MRR (default BUILD_DIR/bin/mrr), VARIANT (buf or nobuf;
+# default buf), TIMEOUT (seconds per record or replay, default 300). The Go
+# program must have been built (ctest --test-dir BUILD -R go_build).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -18,7 +18,7 @@ names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(python_queue sort_parallel sort_15mb
 	zstd_t2 xz_t2 go node openssl_speed)
 for n in "${names[@]}"; do
-	bash "$root/tests/real_threads/run.sh" --mrr "$build/bin/mrr" \
+	bash "$root/tests/real_threads/run.sh" --mrr "${MRR:-$build/bin/mrr}" \
 		--harness "$root/tests/e2e/record_replay.sh" \
 		--goprog "$build/tests/real_threads/goprog/goprog" \
 		--variant "${VARIANT:-buf}" --timeout "${TIMEOUT:-300}" \
