@@ -3,6 +3,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "replay/cleanup.h"
+#include "replay/gdb/server.h"
 #include "replay/replayer.h"
 
 #include <getopt.h>
@@ -12,7 +13,8 @@
 #include <stdlib.h>
 
 static const char help[] =
-	"usage: mrr replay [-q] [-f] [--allow-foreign] [TRACE]\n"
+	"usage: mrr replay [-q] [-f] [--allow-foreign] [-g | -s PORT]\n"
+	"                  [-e EVENT] [TRACE]\n"
 	"\n"
 	"Runs the recorded program again from TRACE (default: the latest\n"
 	"trace), feeding it the recorded inputs and checking every event.\n"
@@ -24,13 +26,19 @@ static const char help[] =
 	"      --stall-timeout SECONDS  report the replay stuck when a task\n"
 	"                    it waits for stays blocked this long (default\n"
 	"                    10; 0: never)\n"
+	"  -g, --gdb     debug the replay in gdb (from PATH), stopped at the\n"
+	"                    program's first instruction\n"
+	"  -s, --server PORT  serve the replay to gdb on 127.0.0.1:PORT\n"
+	"                    (gdb: target extended-remote :PORT)\n"
+	"  -e, --goto EVENT  with -g/-s: start stopped before EVENT\n"
 	"      --allow-foreign  replay a trace that belongs to another user\n"
 	"                    (or is reached through their latest-trace\n"
 	"                    link): it runs their program as you\n"
 	"\n"
 	"Exit status: 0 the recording was reproduced; 64 usage; 65 trace\n"
 	"unreadable, incomplete or inconsistent; 66 trace not found; 70\n"
-	"divergence (or the replay was stuck); 77 the trace belongs to\n"
+	"divergence (or the replay was stuck); 71 the -s port is in use; 77 "
+	"the trace belongs to\n"
 	"another user.\n";
 
 int cmd_replay(int argc, char **argv)
@@ -41,17 +49,22 @@ int cmd_replay(int argc, char **argv)
 		{"divergence-json", required_argument, 0, 'j'},
 		{"allow-foreign", no_argument, 0, 'F'},
 		{"stall-timeout", required_argument, 0, 'w'},
+		{"gdb", no_argument, 0, 'g'},
+		{"server", required_argument, 0, 's'},
+		{"goto", required_argument, 0, 'e'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
 	struct replay_opts o = {0};
+	struct gdb_opts g = {0};
+	bool serve = false;
 	char dir[PATH_MAX], abs[PATH_MAX];
 	bool allow_foreign = false;
 	int c, ret;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qfh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qfhgs:e:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			o.quiet = true;
@@ -74,6 +87,32 @@ int cmd_replay(int argc, char **argv)
 						   "--stall-timeout takes "
 						   "seconds, 0 to 86400");
 			o.stall_timeout_s = v ? (int)v : -1;
+			break;
+		}
+		case 'g':
+			g.run_gdb = serve = true;
+			break;
+		case 's': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == 0 || *end || v < 1 || v > 65535)
+				return usage_error(
+					"replay",
+					"-s takes a port, 1 to 65535");
+			g.port = (int)v;
+			serve = true;
+			break;
+		}
+		case 'e': {
+			char *end;
+			unsigned long long v = strtoull(optarg, &end, 10);
+
+			if (*optarg == 0 || *end || *optarg == '-')
+				return usage_error(
+					"replay",
+					"--goto takes an event number");
+			g.goto_event = v;
 			break;
 		}
 		case 'h':
@@ -99,5 +138,11 @@ int cmd_replay(int argc, char **argv)
 	else
 		o.trace_dir = dir;
 	replay_cleanup_install();
+	if (g.run_gdb && g.port)
+		return usage_error("replay", "-g and -s exclude each other");
+	if (g.goto_event && !serve)
+		return usage_error("replay", "--goto needs -g or -s");
+	if (serve)
+		return gdb_serve(&o, &g);
 	return mrr_replay(&o);
 }

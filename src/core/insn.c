@@ -71,3 +71,29 @@ int mrr_disasm(const uint8_t *code, size_t len, uint64_t ip, uint64_t mark_ip,
 	cs_close(&h);
 	return (int)count;
 }
+
+unsigned mrr_store_ending_at(const uint8_t *code, size_t len, uint64_t end_ip)
+{
+	cs_insn *insn;
+	csh h = shared_handle(&insn);
+
+	if (!h)
+		return 0;
+	for (unsigned k = (unsigned)(len < 15 ? len : 15); k >= 1; k--) {
+		const uint8_t *p = code + len - k;
+		size_t n = k;
+		uint64_t addr = end_ip - k;
+
+		if (cs_disasm_iter(h, &p, &n, &addr, insn) && insn->size == k &&
+		    strstr(insn->op_str, "ptr [") &&
+		    strstr(insn->op_str, "ptr [") < strchr(insn->op_str, ']') &&
+		    (!strchr(insn->op_str, ',') ||
+		     strstr(insn->op_str, "ptr [") <
+			     strchr(insn->op_str, ',')) &&
+		    strncmp(insn->mnemonic, "cmp", 3) &&
+		    strncmp(insn->mnemonic, "test", 4) &&
+		    insn->mnemonic[0] != 'j')
+			return k;
+	}
+	return 0;
+}

@@ -19,4 +19,11 @@ enum mrr_tsc_insn mrr_decode_tsc(const uint8_t *code, size_t len, uint64_t ip,
 int mrr_disasm(const uint8_t *code, size_t len, uint64_t ip, uint64_t mark_ip,
 	       int max, char *buf, size_t buflen);
 
+/* The length of the instruction that ends at end_ip and writes memory
+ * (its destination is a memory operand), decoded from the len bytes before
+ * end_ip (code[len-1] is the byte before end_ip); 0 when none fits. Where
+ * several lengths decode, the longest wins. For a watchpoint that fired
+ * after a store: where the store began. */
+unsigned mrr_store_ending_at(const uint8_t *code, size_t len, uint64_t end_ip);
+
 #endif

@@ -67,6 +67,10 @@ struct replayer {
 	uint64_t mem_hit_addr;
 	int mem_hit_bp;
 	uint64_t exit_reported; /* seq + 1 of an exit event reported */
+	int last_exit_status;
+	/* output of events before this one was shown already (a session
+	 * that went back re-runs them quietly) */
+	uint64_t echo_from;
 };
 
 /* replayer.c */

@@ -159,7 +159,7 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 	int fd;
 
 	if (ev->flags & (MRR_EVF_TO_STDOUT | MRR_EVF_TO_STDERR)) {
-		if (!rp->o->quiet)
+		if (!rp->o->quiet && ev->seq >= rp->echo_from)
 			copy_written(t, ev,
 				     ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2, -1);
 		return;

@@ -238,8 +238,26 @@ static int run_ahead(struct replayer *rp, struct ptask *t,
 		     struct replay_stopped *why)
 {
 	struct armed a;
+	struct user_regs_struct regs;
 	int status, k;
 
+	/* stopped at one of the breakpoints by a hit: its instruction runs
+	 * first, or the breakpoint would hit again at once */
+	if (!step && rp->progress_unit == REPLAY_HITS && t->stopped &&
+	    tracee_get_regs(&t->t, &regs) == 0 && sw_at(w, regs.rip, w->nbps)) {
+		static const struct replay_stop nothing;
+
+		arm(rp, t, &nothing, false, &a);
+		k = ptask_advance(rp, t, PTRACE_SINGLESTEP, &status);
+		if (k < 0)
+			return -1;
+		if (!(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
+		      (status >> 16) == 0)) {
+			t->held = true; /* the instruction was the event's */
+			t->held_status = status;
+			return 0;
+		}
+	}
 	for (;;) {
 		arm(rp, t, w, !step, &a);
 		k = ptask_advance(rp, t, step ? PTRACE_SINGLESTEP : PTRACE_CONT,
@@ -338,6 +356,7 @@ int replay_run(struct replayer *rp, const struct replay_stop *want,
 			why->why = REPLAY_STOP_EXIT;
 			why->tid = t->rec_tid;
 			why->exit_status = (int)rp->ev.result;
+			rp->last_exit_status = why->exit_status;
 			break;
 		}
 		if (ours && w->step)
@@ -371,4 +390,37 @@ out_error:
 	rp->want = NULL;
 	why->why = REPLAY_STOP_ERROR;
 	return -1;
+}
+
+int replay_hold(struct replayer *rp, const struct replay_stop *want,
+		struct replay_stopped *why)
+{
+	static const struct replay_stop nothing;
+	struct replay_stopped ignored;
+	struct ptask *t;
+	int k = replay_peek(rp);
+
+	if (k <= 0)
+		return k;
+	t = ptask_find(rp, rp->ev.tid);
+	if (!t || t->held || !runs_to_event(rp, t))
+		return t && t->held ? 1 : 0;
+	if (want && want->tid != t->rec_tid)
+		want = NULL;
+	memset(why ? why : &ignored, 0, sizeof(ignored));
+	k = run_ahead(rp, t, want ? want : &nothing, false,
+		      why ? why : &ignored);
+	if (k < 0)
+		return -1;
+	return k > 0 ? 2 : 1;
+}
+
+struct ptask *replay_held_task(struct replayer *rp)
+{
+	struct ptask *t;
+
+	if (!rp->have_next)
+		return NULL;
+	t = ptask_find(rp, rp->ev.tid);
+	return t && t->held ? t : NULL;
 }

@@ -130,6 +130,18 @@ int replay_step(struct replayer *rp);
 int replay_run(struct replayer *rp, const struct replay_stop *want,
 	       struct replay_stopped *why);
 
+/* Runs the task of the next event to that event's stop (a syscall's
+ * entry, a signal, an rdtsc trap) without replaying the event, and holds
+ * it there; want's breakpoints (if any, for its tid) may stop it first.
+ * Returns 1 when held, 2 when one of want's conditions stopped it (why
+ * filled; call again to go on), 0 when the event has no such stop (or at
+ * the end), -1 on error. */
+int replay_hold(struct replayer *rp, const struct replay_stop *want,
+		struct replay_stopped *why);
+
+/* The task held at its next event's stop, or NULL. */
+struct ptask *replay_held_task(struct replayer *rp);
+
 /* The session's position now. */
 void replay_position(const struct replayer *rp, struct replay_pos *pos);
 

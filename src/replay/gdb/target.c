@@ -1,0 +1,150 @@
+/* The debugged task as gdb sees it: registers, gdb's undoable writes, stop
+ * replies, and restarting the replay. */
+#include "replay/gdb/target.h"
+
+#include "core/log.h"
+#include "replay/replayer.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+struct ptask *gdb_task(struct gdb_server *s)
+{
+	return s->exited ? NULL : ptask_find(&s->rp, s->tid);
+}
+
+static bool held_at_syscall(struct gdb_server *s, struct ptask *t)
+{
+	return replay_held_task(&s->rp) == t &&
+	       (t->held_status >> 16) == PTRACE_EVENT_SECCOMP;
+}
+
+int gdb_get_regs(struct gdb_server *s, struct gdb_regs *r)
+{
+	struct ptask *t = gdb_task(s);
+
+	if (!t || tracee_get_regs(&t->t, &r->g) < 0 ||
+	    ptrace(PTRACE_GETFPREGS, t->t.tid, 0, &r->f) < 0)
+		return -1;
+	/* at a syscall's entry stop: the syscall instruction not yet run */
+	if (held_at_syscall(s, t)) {
+		r->g.rip -= 2;
+		r->g.rax = r->g.orig_rax;
+	}
+	return 0;
+}
+
+int gdb_set_regs(struct gdb_server *s, const struct gdb_regs *r)
+{
+	struct ptask *t = gdb_task(s);
+	struct gdb_regs cur;
+
+	if (!t || held_at_syscall(s, t))
+		return -1;
+	if (!s->regs_saved) {
+		if (gdb_get_regs(s, &cur) < 0)
+			return -1;
+		s->saved_regs = cur;
+		s->regs_saved = true;
+	}
+	if (tracee_set_regs(&t->t, &r->g) < 0 ||
+	    ptrace(PTRACE_SETFPREGS, t->t.tid, 0, &r->f) < 0)
+		return -1;
+	return 0;
+}
+
+void gdb_undo_all(struct gdb_server *s)
+{
+	struct ptask *t = gdb_task(s);
+
+	while (s->nundo) {
+		struct gdb_undo *u = &s->undo[--s->nundo];
+
+		if (t && tracee_write_all(&t->t, u->addr, u->old, u->len) < 0)
+			mrr_debug("cannot undo gdb's write at 0x%" PRIx64,
+				  u->addr);
+		free(u->old);
+	}
+	if (s->regs_saved && t &&
+	    (tracee_set_regs(&t->t, &s->saved_regs.g) < 0 ||
+	     ptrace(PTRACE_SETFPREGS, t->t.tid, 0, &s->saved_regs.f) < 0))
+		mrr_debug("cannot undo gdb's register writes");
+	s->regs_saved = false;
+}
+
+void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
+		    char *buf, size_t buflen)
+{
+	const char *kind = "watch";
+	int st;
+
+	switch (why->why) {
+	case REPLAY_STOP_BREAKPOINT:
+		snprintf(buf, buflen, "T05thread:%x;%s:;", s->tid,
+			 why->bp >= 0 && s->bps[why->bp].type == REPLAY_BP_HW
+				 ? "hwbreak"
+				 : "swbreak");
+		break;
+	case REPLAY_STOP_WATCH:
+		if (why->bp >= 0 && s->bps[why->bp].type == REPLAY_WATCH_R)
+			kind = "rwatch";
+		else if (why->bp >= 0 &&
+			 s->bps[why->bp].type == REPLAY_WATCH_RW)
+			kind = "awatch";
+		snprintf(buf, buflen, "T05thread:%x;%s:%" PRIx64 ";", s->tid,
+			 kind, why->addr);
+		break;
+	case REPLAY_STOP_EXIT:
+		/* the end of the program as gdb can still look at it: the
+		 * task stands at its exit; continuing replays the exit */
+		snprintf(buf, buflen, "T09thread:%x;", s->tid);
+		break;
+	case REPLAY_STOP_END:
+	case REPLAY_STOP_ERROR:
+		s->exited = true;
+		st = s->rp.exit_reported ? s->rp.last_exit_status : 0;
+		if (why->why == REPLAY_STOP_ERROR || s->rp.status)
+			snprintf(buf, buflen, "W%02x", s->rp.status & 0xff);
+		else if (WIFSIGNALED(st))
+			snprintf(buf, buflen, "X%02x", WTERMSIG(st));
+		else
+			snprintf(buf, buflen, "W%02x", WEXITSTATUS(st));
+		break;
+	default:
+		snprintf(buf, buflen, "T05thread:%x;", s->tid);
+	}
+	snprintf(s->last_stop, sizeof(s->last_stop), "%s", buf);
+}
+
+int gdb_restart(struct gdb_server *s, uint64_t start)
+{
+	struct replay_stop want = {0};
+	struct replay_stopped why;
+	int err;
+
+	uint64_t echoed = s->rp.nreplayed > s->rp.echo_from ? s->rp.nreplayed
+							    : s->rp.echo_from;
+
+	gdb_undo_all(s);
+	if (s->rp.r)
+		replay_close(&s->rp);
+	err = replay_open(&s->rp, s->o);
+	if (err) {
+		s->rp.status = err;
+		return -1;
+	}
+	s->rp.echo_from = echoed;
+	s->exited = false;
+	s->pending_hit = false;
+	want.before_event = start ? start : 1;
+	if (replay_run(&s->rp, &want, &why) < 0)
+		return -1;
+	if (!s->tid && s->rp.tasks)
+		s->tid = s->rp.tasks->rec_tid;
+	return 0;
+}

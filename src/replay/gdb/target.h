@@ -1,0 +1,64 @@
+/* The gdb server's state and the operations its packet handlers share.
+ * Private to src/replay/gdb. */
+#ifndef MRR_REPLAY_GDB_TARGET_H
+#define MRR_REPLAY_GDB_TARGET_H
+
+#include "replay/gdb/packet.h"
+#include "replay/gdb/regs.h"
+#include "replay/gdb/server.h"
+#include "replay/ptask.h"
+#include "replay/session.h"
+
+#define GDB_MAX_BPS 64
+
+/* A change gdb made to the task, undone before the replay goes on. */
+struct gdb_undo {
+	uint64_t addr;
+	uint32_t len;
+	uint8_t *old;
+};
+
+struct gdb_server {
+	struct replayer rp;
+	const struct replay_opts *o;
+	const struct gdb_opts *g;
+	struct gdb_conn c;
+	pid_t tid; /* recorded tid of the task gdb debugs */
+	struct replay_bp bps[GDB_MAX_BPS];
+	size_t nbps;
+	/* gdb's writes */
+	bool regs_saved;
+	struct gdb_regs saved_regs;
+	struct gdb_undo *undo;
+	size_t nundo;
+	/* the last stop, for '?' */
+	char last_stop[128];
+	bool exited;
+	uint64_t start_event; /* the earliest event reverse goes back to */
+	/* a reverse watchpoint stop shows the state before the write; going
+	 * forward, the hit comes first */
+	bool pending_hit;
+	char pending_stop[128];
+};
+
+/* The task gdb debugs (NULL once it is gone). */
+struct ptask *gdb_task(struct gdb_server *s);
+/* Registers as gdb sees them (a task held at a syscall's entry shows the
+ * syscall instruction not yet run). Returns 0 or -1. */
+int gdb_get_regs(struct gdb_server *s, struct gdb_regs *r);
+int gdb_set_regs(struct gdb_server *s, const struct gdb_regs *r);
+/* Undoes gdb's register and memory writes. */
+void gdb_undo_all(struct gdb_server *s);
+/* Formats the stop reply for why into buf. */
+void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
+		    char *buf, size_t buflen);
+/* Restarts the session from the beginning of the trace, stopped before
+ * start (the first task's first instruction when start is 1). Returns 0 or
+ * -1 (replay status set). */
+int gdb_restart(struct gdb_server *s, uint64_t start);
+
+/* rev.c: reverse-continue and reverse-step; write the stop reply. */
+void gdb_reverse_continue(struct gdb_server *s, char *reply, size_t len);
+void gdb_reverse_step(struct gdb_server *s, char *reply, size_t len);
+
+#endif
