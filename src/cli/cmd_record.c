@@ -14,14 +14,15 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "mrr/trace.h"
 
 static const char help[] =
-	"usage: mrr record [-o DIR] [-n] [--sync] [--backtrace] [--] PROG "
-	"[ARGS...]\n"
+	"usage: mrr record [-o DIR] [-n] [--sync] [--backtrace] [--no-cache] "
+	"[--] PROG [ARGS...]\n"
 	"\n"
 	"Runs PROG (looked up in PATH) under mrr and records a trace.\n"
 	"\n"
@@ -30,6 +31,9 @@ static const char help[] =
 	"      --sync            fsync the trace before committing it, so it\n"
 	"                        survives a machine crash\n"
 	"      --backtrace       store call stacks at memory syscalls\n"
+	"      --no-cache        store every file afresh, without the file\n"
+	"                        cache in ${XDG_CACHE_HOME:-$HOME/.cache}/mrr\n"
+	"                        (also MRR_NO_CACHE=1)\n"
 	"\n"
 	"Without -o the trace goes to $MRR_TRACE_DIR, else\n"
 	"${XDG_DATA_HOME:-$HOME/.local/share}/mrr, as PROG-N, and the link\n"
@@ -183,6 +187,15 @@ static void drop_latest_link(const struct trace_place *pl)
 		unlinkat(pl->root_fd, LATEST_TRACE, 0);
 }
 
+/* For bench/fixedcost.sh: mrr's own peak memory, without its children's. */
+static void report_rss(void)
+{
+	struct rusage ru;
+
+	if (getenv("MRR_REPORT_RSS") && getrusage(RUSAGE_SELF, &ru) == 0)
+		fprintf(stderr, "mrr: peak RSS %ld KiB\n", ru.ru_maxrss);
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -190,6 +203,7 @@ int cmd_record(int argc, char **argv)
 		{"no-syscallbuf", no_argument, 0, 'n'},
 		{"sync", no_argument, 0, 's'},
 		{"backtrace", no_argument, 0, 'b'},
+		{"no-cache", no_argument, 0, 'C'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -215,6 +229,9 @@ int cmd_record(int argc, char **argv)
 			break;
 		case 'b':
 			o.backtrace = true;
+			break;
+		case 'C':
+			o.no_cache = true;
 			break;
 		case 'h':
 			fputs(help, stdout);
@@ -259,6 +276,7 @@ int cmd_record(int argc, char **argv)
 	o.preload = o.syscallbuf ? preload_library_path() : NULL;
 	fprintf(stderr, "mrr: recording %s to %s\n", argv[optind], pl.dir);
 	err = mrr_record(&o);
+	report_rss();
 	if (pl.root_fd >= 0) {
 		if (err == MRR_EXIT_NOINPUT)
 			drop_latest_link(&pl);

@@ -5,10 +5,12 @@
 #include "core/proc.h"
 #include "core/tsc_patch.h"
 #include "mem/pagemap.h"
+#include "record/filecache.h"
 #include "record/rtask.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +307,7 @@ static int store_cached(struct recorder *rec, const char *path,
 	long long mtime = (long long)st->st_mtim.tv_sec * 1000000000 +
 			  st->st_mtim.tv_nsec;
 	size_t i;
+	bool from_cache;
 	int err;
 
 	for (i = 0; i < rec->nstored; i++) {
@@ -314,7 +317,7 @@ static int store_cached(struct recorder *rec, const char *path,
 		    f->mtime_ns == mtime) {
 			/* A copy is asked for: the writer knows whether the
 			 * earlier one was a link, and copies it then. */
-			if ((flags & MRR_STORE_COPY) &&
+			if ((flags & MRR_STORE_COPY) && !f->from_cache &&
 			    mrr_trace_writer_store_file_flags(rec->w, path,
 							      flags, name) == 0)
 				memcpy(f->name, name, MRR_STORED_NAME_MAX);
@@ -322,9 +325,22 @@ static int store_cached(struct recorder *rec, const char *path,
 			return 0;
 		}
 	}
-	err = mrr_trace_writer_store_file_flags(rec->w, path, flags, name);
-	if (err)
-		return err;
+	/* The user's cache holds a copy of the file as it is now: linked in,
+	 * with no reading or hashing. Set-ID files are always copied. */
+	err = -ENOENT;
+	if (rec->fc && !(st->st_mode & (S_ISUID | S_ISGID)))
+		err = filecache_lookup(rec->fc, st, name);
+	from_cache = err == 0;
+	if (err) {
+		struct stat after;
+
+		err = mrr_trace_writer_store_file_flags(rec->w, path, flags,
+							name);
+		if (err)
+			return err;
+		if (rec->fc && stat(path, &after) == 0)
+			filecache_add(rec->fc, st, &after, name);
+	}
 	if (rec->nstored == rec->stored_cap) {
 		size_t ncap = rec->stored_cap ? rec->stored_cap * 2 : 32;
 		f = realloc(rec->stored, ncap * sizeof(*f));
@@ -336,6 +352,7 @@ static int store_cached(struct recorder *rec, const char *path,
 	f = &rec->stored[rec->nstored++];
 	f->sites = NULL;
 	f->nsites = -1;
+	f->from_cache = from_cache;
 	f->dev = st->st_dev;
 	f->ino = st->st_ino;
 	f->size = (unsigned long long)st->st_size;
@@ -524,10 +541,21 @@ void rec_patch_tsc(struct recorder *rec, struct rtask *t, const char *name,
 		}
 	if (!f)
 		return;
+	if (f->nsites < 0 && rec->fc)
+		f->nsites = filecache_sites(rec->fc, name, &f->sites);
 	if (f->nsites < 0) {
+		/* the trace's copy holds exactly the content name names; the
+		 * original may have changed since */
+		char copy[PATH_MAX];
+
+		if ((size_t)snprintf(copy, sizeof(copy), "%s/files/%s",
+				     rec->trace_dir, name) < sizeof(copy))
+			path = copy;
 		f->nsites = tsc_find_sites(path, &f->sites);
 		if (f->nsites < 0)
 			f->nsites = 0;
+		else if (rec->fc)
+			filecache_put_sites(rec->fc, name, f->sites, f->nsites);
 	}
 	for (j = 0; j < f->nsites; j++) {
 		uint64_t addr;

@@ -10,6 +10,7 @@
 #include "core/seccomp_filter.h"
 #include "core/tsc_patch.h"
 #include "mem/pagemap.h"
+#include "record/filecache.h"
 #include "record/rtask.h"
 #include "record/vdso.h"
 #include "record/signals.h"
@@ -499,6 +500,8 @@ static void free_stored(struct recorder *rec)
 	free(rec->stored);
 	rec->stored = NULL;
 	rec->nstored = 0;
+	filecache_close(rec->fc);
+	rec->fc = NULL;
 }
 
 static void kill_all(struct recorder *rec)
@@ -698,6 +701,8 @@ int mrr_record(const struct record_opts *o)
 		return MRR_EXIT_CANTCREAT;
 	}
 	stdio_ids(&rec);
+	if (!o->no_cache)
+		rec.fc = filecache_open(o->trace_dir, o->sync);
 
 	sa.sa_sigaction = on_interrupt;
 	sa.sa_flags = SA_SIGINFO;

@@ -16,6 +16,7 @@ struct record_opts {
 	bool sync;	       /* fsync the trace before committing */
 	bool syscallbuf;       /* inject the syscall buffer */
 	bool backtrace;	       /* store stacks at memory syscalls */
+	bool no_cache;	       /* do not use the user's file cache */
 	const char *preload;   /* path of the preload library, or NULL */
 };
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/user.h>
 
+struct filecache;
 struct mrr_pagemap;
 struct tsc_site;
 struct mrr_page_snapshot;
@@ -114,8 +115,10 @@ struct recorder {
 		char name[MRR_STORED_NAME_MAX];
 		struct tsc_site *sites; /* rdtsc sites, once looked for */
 		long nsites;		/* -1: not looked for yet */
+		bool from_cache;	/* linked from the file cache: a copy */
 	} * stored;
 	size_t nstored, stored_cap;
+	struct filecache *fc; /* the user's file cache, or NULL (filecache.h) */
 };
 
 /* record_syscall.c */

@@ -75,7 +75,7 @@ T=$(mktemp -d /tmp/mrr-tracedir.XXXXXX) || exit 1
 chmod 755 "$T"
 export HOME=$T/home
 mkdir "$HOME"
-unset XDG_DATA_HOME MRR_TRACE_DIR
+unset XDG_DATA_HOME XDG_CACHE_HOME MRR_TRACE_DIR MRR_NO_CACHE
 # A private TMPDIR for the replays' file copies.
 export TMPDIR=$T/tmp
 mkdir "$TMPDIR"
@@ -261,8 +261,21 @@ private_trace)
 		head -n 5)
 	[ -z "$bad" ] || fail "not private to root: $(for f in $bad; do
 		stat -c '%A %U %n' "$f"; done | tr '\n' ';')"
-	links=$(find "$T/priv" -type f -links +1 | head -n 3)
-	[ -z "$links" ] || fail "root's trace holds hard links: $links"
+	# A stored file may share its inode with root's private file cache
+	# (~/.cache/mrr/files), never with anything else: not the secret.
+	cache=$HOME/.cache/mrr
+	while read -r f; do
+		want=$(stat -c %h "$f")
+		got=$(find "$T/priv" "$cache/files" -samefile "$f" | wc -l)
+		[ "$got" = "$want" ] ||
+			fail "root's trace holds a hard link to a file outside" \
+				"it and the file cache: $f"
+	done < <(find "$T/priv" -type f -links +1)
+	[ -z "$(find "$cache" \( -type d ! -perm 700 \) -o \
+		\( -type f ! -perm 600 ! -perm 700 \) -o ! -user root)" ] ||
+		fail "root's file cache is not private to root"
+	"${NB[@]}" ls "$cache" >/dev/null 2>&1 &&
+		fail "nobody can list root's file cache"
 	n=0
 	while read -r f; do
 		n=$((n + 1))
