@@ -239,6 +239,15 @@ const struct mrr_trace_info *mrr_trace_info(const mrr_trace_reader *r);
  * first bad chunk instead. */
 MRR_WUR int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev);
 
+/* Positions the reader so that the next mrr_trace_next() returns event seq
+ * (seq equal to the number of events: the end). Chunks already read are
+ * found through an index of where each began; later ones are read and
+ * verified on the way, as mrr_trace_next() would. Returns 0, -EINVAL when
+ * the trace's valid events end before seq, MRR_E_CORRUPT or -errno (message
+ * in mrr_trace_error_message()); after a failure the position is undefined
+ * until the next successful seek. Statistics count re-read chunks again. */
+MRR_WUR int mrr_trace_seek(mrr_trace_reader *r, uint64_t seq);
+
 /* With MRR_READER_STREAM: reads the next len bytes of write i of the event
  * mrr_trace_next() returned last, one whose data is NULL. Such writes are
  * read in order, each from its start; reading write i skips what is left of

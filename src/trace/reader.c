@@ -331,10 +331,7 @@ static int check_frame(const uint8_t *f, size_t clen, uint32_t raw_len)
 	return 0;
 }
 
-/* Loads and fully verifies the chunk at r->offset. Returns 1 when loaded, 0
- * at the clean end of the stream, MRR_E_CORRUPT (message in r->errmsg) or
- * -errno. */
-static int load_chunk(mrr_trace_reader *r)
+static int load_chunk_here(mrr_trace_reader *r)
 {
 	uint8_t hdr[TRACE_CHUNK_HDR];
 	uint64_t left = r->stream_end - r->offset;
@@ -430,6 +427,19 @@ static int load_chunk(mrr_trace_reader *r)
 	r->stats.raw_bytes += raw_len;
 	r->stats.compressed_bytes += TRACE_CHUNK_HDR + (uint64_t)clen;
 	return 1;
+}
+
+/* Loads and fully verifies the chunk at r->offset, and notes where it began
+ * in the seek index. Returns 1 when loaded, 0 at the clean end of the
+ * stream, MRR_E_CORRUPT (message in r->errmsg) or -errno. */
+static int load_chunk(mrr_trace_reader *r)
+{
+	uint64_t offset = r->offset;
+	int ret = load_chunk_here(r);
+
+	if (ret == 1 && trace_index_chunk(r, offset, r->next_seq))
+		return -ENOMEM;
+	return ret;
 }
 
 /* Checks that a committed stream ended where its commit says. */
@@ -636,6 +646,7 @@ void mrr_trace_close(mrr_trace_reader *r)
 	free(r->comp);
 	free(r->raw);
 	free(r->writes);
+	free(r->index);
 	free(r->header);
 	free(r->message);
 	free(r->dir);

@@ -72,6 +72,15 @@ struct mrr_trace_reader {
 	uint64_t stream_off;  /* bytes of it already read */
 	uint64_t stream_left; /* streamed bytes of the event not read yet */
 
+	/* The seek index (reader_seek.c): where each chunk loaded so far
+	 * starts, in stream order; entry i is chunk i. */
+	struct trace_chunk_pos {
+		uint64_t offset;
+		uint64_t first_seq;
+	} * index;
+	uint64_t nindex;
+	uint64_t index_cap;
+
 	int err;  /* sticky error of mrr_trace_next() */
 	int done; /* reached the end of the valid events */
 	struct mrr_trace_stats stats;
@@ -81,6 +90,10 @@ struct mrr_trace_reader {
 /* reader.c: describes why the chunk at r->offset is unusable; returns
  * MRR_E_CORRUPT. */
 int trace_bad_chunk(mrr_trace_reader *r, const char *why);
+
+/* reader_seek.c: notes that chunk r->chunk_index - 1, just loaded, began
+ * at offset with event first_seq. Returns 0 or -ENOMEM. */
+int trace_index_chunk(mrr_trace_reader *r, uint64_t offset, uint64_t first_seq);
 
 /* reader_stream.c */
 /* Verifies the chunk at r->offset (header hdr already checked) by
