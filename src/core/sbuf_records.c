@@ -46,6 +46,21 @@ static int data_len_ok(const struct sbuf_call *c,
 	}
 }
 
+/* Whether the result is one the call can return. */
+static int result_ok(const struct sbuf_call *c,
+		     const struct mrr_syscallbuf_rec *r)
+{
+	switch (c->rule) {
+	case MRR_SB_FD: /* a new fd, or -errno */
+		return (r->result >= -4095 && r->result < 0) ||
+		       (r->result >= 0 && r->result <= INT32_MAX);
+	case MRR_SB_ID: /* never fails */
+		return r->result >= 0 && r->result <= (int64_t)UINT32_MAX;
+	default:
+		return 1;
+	}
+}
+
 int sbuf_next(const uint8_t *recs, size_t len, size_t *off,
 	      const struct mrr_syscallbuf_rec **rec, const uint8_t **data,
 	      char *err, size_t errlen)
@@ -111,6 +126,13 @@ int sbuf_next(const uint8_t *recs, size_t len, size_t *off,
 			 ") has %" PRIu32 " data bytes, which that call "
 			 "cannot write",
 			 at, c->name, r->result, r->data_len);
+		return -EBADMSG;
+	}
+	if (!result_ok(c, r)) {
+		snprintf(err, errlen,
+			 "the record at offset %zu (%s) has result %" PRId64
+			 ", which that call cannot return",
+			 at, c->name, r->result);
 		return -EBADMSG;
 	}
 	*rec = r;

@@ -14,10 +14,17 @@
  *                  succeeds: data_len is 0 or size, and size only with a
  *                  result >= 0 (0 when the output pointer was NULL, as
  *                  time(NULL) and gettimeofday(NULL, NULL) allow).
+ *   MRR_SB_FD      the call writes no memory and returns a new file
+ *                  descriptor (openat): data_len is 0 and the result is
+ *                  -4095..-1 or 0..INT_MAX.
+ *   MRR_SB_ID      the call writes no memory and returns a user or group
+ *                  id (getuid, ...): data_len is 0 and the result is
+ *                  0..UINT32_MAX.
  * Sizes are the x86-64 kernel's: struct stat 144, struct statx 256,
  * struct timespec and struct timeval 16, time_t 8.
  *
- * newfstatat also stands for stat, lstat and fstatat, pread64 for pread.
+ * newfstatat also stands for stat, lstat and fstatat, pread64 for pread,
+ * openat for open and openat (and their 64 and fortified names).
  * args[] of a record holds the call's first three syscall arguments.
  * write, pwrite64 and writev are never buffered (see wrappers.c).
  */
@@ -29,6 +36,8 @@
 #define MRR_SB_NONE   0
 #define MRR_SB_RESULT 1
 #define MRR_SB_FIXED  2
+#define MRR_SB_FD     3
+#define MRR_SB_ID     4
 
 #define MRR_SB_STAT_SIZE     144
 #define MRR_SB_STATX_SIZE    256
@@ -53,6 +62,14 @@
 	  MRR_SB_TIMESPEC_SIZE)                                                \
 	X(__NR_newfstatat, "newfstatat", MRR_SB_FIXED, MRR_SB_STAT_SIZE)       \
 	X(__NR_getrandom, "getrandom", MRR_SB_RESULT, 0)                       \
-	X(__NR_statx, "statx", MRR_SB_FIXED, MRR_SB_STATX_SIZE)
+	X(__NR_statx, "statx", MRR_SB_FIXED, MRR_SB_STATX_SIZE)                \
+	X(__NR_openat, "openat", MRR_SB_FD, 0)                                 \
+	X(__NR_access, "access", MRR_SB_NONE, 0)                               \
+	X(__NR_readlink, "readlink", MRR_SB_RESULT, 0)                         \
+	X(__NR_readlinkat, "readlinkat", MRR_SB_RESULT, 0)                     \
+	X(__NR_getuid, "getuid", MRR_SB_ID, 0)                                 \
+	X(__NR_getgid, "getgid", MRR_SB_ID, 0)                                 \
+	X(__NR_geteuid, "geteuid", MRR_SB_ID, 0)                               \
+	X(__NR_getegid, "getegid", MRR_SB_ID, 0)
 
 #endif

@@ -13,6 +13,7 @@
 #include <asm/stat.h>
 #include <asm/unistd.h>
 #include <linux/errno.h>
+#include <linux/fcntl.h>
 #include <linux/mman.h>
 #include <stdint.h>
 
@@ -176,6 +177,41 @@ static int sb_fd_is_regular(long fd)
 	return (st.st_mode & 0170000) == 0100000;
 }
 
+/* Whether an openat may run untraced. It must not block (a FIFO without a
+ * writer would, and mrr delivers signals only at traced calls), nor open a
+ * device, whose open may do anything: so the path must be a regular file,
+ * or nothing at all (then the open fails, or O_CREAT makes a regular file).
+ * O_TRUNC stays traced (it changes a file some process may map), and so do
+ * O_PATH and O_TMPFILE. */
+static int sb_open_ok(const struct sb_call *c)
+{
+	long flags = c->args[2];
+	struct stat st;
+
+	if (flags & (O_TRUNC | O_PATH | __O_TMPFILE))
+		return 0;
+	if (sb_untraced_syscall(
+		    __NR_newfstatat, c->args[0], c->args[1], (long)&st,
+		    (flags & O_NOFOLLOW) ? AT_SYMLINK_NOFOLLOW : 0, 0, 0) != 0)
+		return 1;
+	return (st.st_mode & 0170000) == 0100000;
+}
+
+/* The open itself, with O_NONBLOCK added so that a FIFO swapped in after
+ * sb_open_ok looked cannot block it; the program's own status flags are
+ * put back at once (O_ASYNC, which open ignores, stays off). */
+static long sb_open_untraced(const struct sb_call *c)
+{
+	long flags = c->args[2];
+	long fd = sb_untraced_syscall(__NR_openat, c->args[0], c->args[1],
+				      flags | O_NONBLOCK, c->args[3], 0, 0);
+
+	if (fd >= 0 && !(flags & O_NONBLOCK))
+		sb_untraced_syscall(__NR_fcntl, fd, F_SETFL, flags & ~FASYNC, 0,
+				    0, 0);
+	return fd;
+}
+
 /* How many bytes the kernel wrote for result res, per the call's rule. */
 static size_t sb_data_len(const struct sb_call *c, long res)
 {
@@ -232,6 +268,8 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	 * the traced path, so the replay finds no record here either. */
 	if ((c->flags & SB_REGULAR_FD) && !sb_fd_is_regular(c->args[0]))
 		return sb_traced(c);
+	if ((c->flags & SB_OPEN) && !sb_open_ok(c))
+		return sb_traced(c);
 	if (c->flags & SB_MADVISE) {
 		/* mrr's page: the traced call lets mrr refuse it */
 		if (sb_overlaps_mrr_page(c->args[0], c->args[1]))
@@ -248,7 +286,7 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 
 	hdr->busy = 1;
 	SB_BARRIER();
-	res = sb_untraced(c);
+	res = (c->flags & SB_OPEN) ? sb_open_untraced(c) : sb_untraced(c);
 	len = sb_data_len(c, res);
 	rec = sb_rec_at(hdr, used);
 	rec->size = sb_align8(sizeof(*rec) + len);

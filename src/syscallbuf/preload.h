@@ -18,6 +18,9 @@
 /* struct sb_call.flags */
 #define SB_REGULAR_FD 0x1u /* buffer only if args[0] is a regular file */
 #define SB_MADVISE    0x2u /* MADV_DONTNEED: probe first, re-run at replay */
+#define SB_OPEN                                                                \
+	0x4u /* openat: never of a non-regular file, never                     \
+	      * blocks (args: dirfd, path, flags, mode) */
 
 struct sb_iovec { /* struct iovec */
 	void *base;

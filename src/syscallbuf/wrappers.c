@@ -11,6 +11,7 @@
 
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
+#include <stdarg.h>
 #include <linux/mman.h>
 
 #define SB_EXPORT   __attribute__((visibility("default")))
@@ -239,3 +240,96 @@ SB_EXPORT int madvise(void *addr, unsigned long len, int advice)
 	c.flags = SB_MADVISE;
 	return (int)sb_ret(sb_run(&c));
 }
+
+/* open and openat become one syscall, openat (as in libc); the mode is
+ * read only when the flags say there is one. The fortified names
+ * (__open_2 ...) are what _FORTIFY_SOURCE builds call. */
+static int sb_openat(int dirfd, const char *path, int flags, unsigned mode)
+{
+	struct sb_call c = SB_CALL(__NR_openat, dirfd, path, flags, mode, 0);
+
+	c.rule = MRR_SB_FD;
+	c.flags = SB_OPEN;
+	return (int)sb_ret(sb_run(&c));
+}
+
+#define SB_OPEN_MODE(flags, mode)                                              \
+	do {                                                                   \
+		if ((flags) & (O_CREAT | __O_TMPFILE)) {                       \
+			va_list ap;                                            \
+			va_start(ap, flags);                                   \
+			mode = va_arg(ap, unsigned);                           \
+			va_end(ap);                                            \
+		}                                                              \
+	} while (0)
+
+SB_EXPORT int open(const char *path, int flags, ...)
+{
+	unsigned mode = 0;
+
+	SB_OPEN_MODE(flags, mode);
+	return sb_openat(AT_FDCWD, path, flags, mode);
+}
+SB_ALIAS(open) int open64(const char *path, int flags, ...);
+
+SB_EXPORT int openat(int dirfd, const char *path, int flags, ...)
+{
+	unsigned mode = 0;
+
+	SB_OPEN_MODE(flags, mode);
+	return sb_openat(dirfd, path, flags, mode);
+}
+SB_ALIAS(openat) int openat64(int dirfd, const char *path, int flags, ...);
+
+SB_EXPORT int __open_2(const char *path, int flags)
+{
+	return sb_openat(AT_FDCWD, path, flags, 0);
+}
+SB_ALIAS(__open_2) int __open64_2(const char *path, int flags);
+
+SB_EXPORT int __openat_2(int dirfd, const char *path, int flags)
+{
+	return sb_openat(dirfd, path, flags, 0);
+}
+SB_ALIAS(__openat_2) int __openat64_2(int dirfd, const char *path, int flags);
+
+SB_EXPORT int access(const char *path, int mode)
+{
+	struct sb_call c = SB_CALL(__NR_access, path, mode, 0, 0, 0);
+
+	return (int)sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long readlink(const char *path, char *buf, unsigned long size)
+{
+	struct sb_call c = SB_CALL(__NR_readlink, path, buf, size, 0, 0);
+
+	c.rule = MRR_SB_RESULT;
+	c.out = buf;
+	c.out_len = size;
+	return sb_ret(sb_run(&c));
+}
+
+SB_EXPORT long readlinkat(int dirfd, const char *path, char *buf,
+			  unsigned long size)
+{
+	struct sb_call c = SB_CALL(__NR_readlinkat, dirfd, path, buf, size, 0);
+
+	c.rule = MRR_SB_RESULT;
+	c.out = buf;
+	c.out_len = size;
+	return sb_ret(sb_run(&c));
+}
+
+/* The ids never fail; a record's result is the id itself. */
+#define SB_ID_CALL(fn, nr)                                                     \
+	SB_EXPORT unsigned fn(void)                                            \
+	{                                                                      \
+		struct sb_call c = SB_CALL(nr, 0, 0, 0, 0, 0);                 \
+		c.rule = MRR_SB_ID;                                            \
+		return (unsigned)sb_run(&c);                                   \
+	}
+SB_ID_CALL(getuid, __NR_getuid)
+SB_ID_CALL(getgid, __NR_getgid)
+SB_ID_CALL(geteuid, __NR_geteuid)
+SB_ID_CALL(getegid, __NR_getegid)

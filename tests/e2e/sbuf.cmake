@@ -5,3 +5,7 @@ set_target_properties(mrrhostile_sbuf_corrupt PROPERTIES
 add_test(NAME sbuf/corrupt COMMAND ${MRR_BASH} ${E2E}/sbuf_corrupt.sh ${MRR_BIN}
   $<TARGET_FILE:mrrhostile_sbuf_corrupt>)
 set_tests_properties(sbuf/corrupt PROPERTIES LABELS e2e TIMEOUT 60)
+# The calls buffered since issue 14 show as buffered in dump -s.
+add_test(NAME sbuf/buffered COMMAND ${MRR_BASH} ${E2E}/sbuf_buffered.sh ${MRR_BIN}
+  $<TARGET_FILE:mrrprog_sbuf_open>)
+set_tests_properties(sbuf/buffered PROPERTIES LABELS e2e TIMEOUT 240)

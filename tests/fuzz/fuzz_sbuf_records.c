@@ -116,6 +116,18 @@ int main(int argc, char **argv)
 	add(__NR_madvise, 0, 0);
 	if (save(argv[1], "misc") < 0)
 		return 1;
+	/* Calls buffered since issue 14: fds and ids have result rules. */
+	add(__NR_openat, 3, 0);
+	add(__NR_openat, -ENOENT, 0);
+	add(__NR_access, -ENOENT, 0);
+	add(__NR_readlink, 4, 4);
+	add(__NR_readlinkat, -EINVAL, 0);
+	add(__NR_getuid, 1000, 0);
+	add(__NR_getgid, 0, 0);
+	add(__NR_geteuid, 4294967295ll, 0);
+	add(__NR_getegid, 65534, 0);
+	if (save(argv[1], "open_ids") < 0)
+		return 1;
 	return 0;
 }
 

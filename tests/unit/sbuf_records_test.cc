@@ -180,7 +180,7 @@ TEST(SbufRecords, RejectsBadSizes)
 TEST(SbufRecords, RejectsCallsTheLibraryDoesNotBuffer)
 {
 	Recs r;
-	size_t bad = r.Add(__NR_openat, 3, 0);
+	size_t bad = r.Add(__NR_openat2, 3, 0);
 	ExpectBad(r, bad, "does not buffer");
 
 	Recs r2;
@@ -223,6 +223,53 @@ TEST(SbufRecords, RejectsDataTheCallCannotWrite)
 	}
 }
 
+// openat returns an fd or -errno; the id calls an id and never fail; none
+// of them writes memory.
+TEST(SbufRecords, RejectsResultsTheCallCannotReturn)
+{
+	struct Case {
+		uint32_t nr;
+		int64_t result;
+	} bad_results[] = {
+		{__NR_openat, -4096},
+		{__NR_openat, (int64_t)1 << 31},
+		{__NR_getuid, -1},
+		{__NR_getegid, (int64_t)1 << 32},
+	};
+
+	for (const Case &c : bad_results) {
+		Recs r;
+		r.Add(__NR_getuid, 1000, 0);
+		size_t bad = r.Add(c.nr, c.result, 0);
+		SCOPED_TRACE(sbuf_call_name(c.nr));
+		ExpectBad(r, bad, "cannot return");
+	}
+	for (uint32_t nr : {__NR_openat, __NR_access, __NR_geteuid}) {
+		Recs r;
+		size_t bad = r.Add(nr, 0, 8);
+		SCOPED_TRACE(sbuf_call_name(nr));
+		ExpectBad(r, bad, "cannot write");
+	}
+
+	Recs ok;
+	ok.Add(__NR_openat, 0, 0);
+	ok.Add(__NR_openat, INT32_MAX, 0);
+	ok.Add(__NR_openat, -ENOENT, 0);
+	ok.Add(__NR_getgid, UINT32_MAX, 0);
+	ok.Add(__NR_readlink, 4, 4);
+	ok.Add(__NR_readlinkat, -EINVAL, 0);
+	const mrr_syscallbuf_rec *rec;
+	const uint8_t *data;
+	char err[200];
+	size_t off = 0;
+	int k, n = 0;
+	while ((k = sbuf_next(ok.Bytes(), ok.Len(), &off, &rec, &data, err,
+			      sizeof(err))) > 0)
+		n++;
+	EXPECT_EQ(k, 0) << err;
+	EXPECT_EQ(n, 6);
+}
+
 TEST(SbufRecords, LeavesOffsetAndReportsCallerBugs)
 {
 	Recs r;
@@ -254,6 +301,8 @@ TEST(SbufRecords, NamesAndDescriptions)
 	EXPECT_STREQ(sbuf_call_name(__NR_newfstatat), "newfstatat");
 	EXPECT_STREQ(sbuf_call_name(__NR_madvise), "madvise");
 	EXPECT_EQ(sbuf_call_name(__NR_open), nullptr);
+	EXPECT_STREQ(sbuf_call_name(__NR_openat), "openat");
+	EXPECT_STREQ(sbuf_call_name(__NR_getegid), "getegid");
 	EXPECT_EQ(sbuf_call_name(__NR_mmap), nullptr);
 
 	Recs r;
