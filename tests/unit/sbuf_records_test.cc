@@ -355,16 +355,21 @@ TEST(SbufPreload, ExportsTheWrappersAndNothingElse)
 				   &status);
 	std::set<std::string> got,
 		want = {
-			"read",		"write",     "pread",
-			"pread64",	"pwrite",    "pwrite64",
-			"readv",	"writev",    "lseek",
-			"lseek64",	"close",     "getpid",
-			"gettid",	"getrandom", "clock_gettime",
-			"gettimeofday", "time",	     "fstat",
-			"fstat64",	"fstatat",   "fstatat64",
-			"newfstatat",	"stat",	     "stat64",
-			"lstat",	"lstat64",   "statx",
-			"madvise",
+			"read",		"write",      "pread",
+			"pread64",	"pwrite",     "pwrite64",
+			"readv",	"writev",     "lseek",
+			"lseek64",	"close",      "getpid",
+			"gettid",	"getrandom",  "clock_gettime",
+			"gettimeofday", "time",	      "fstat",
+			"fstat64",	"fstatat",    "fstatat64",
+			"newfstatat",	"stat",	      "stat64",
+			"lstat",	"lstat64",    "statx",
+			"madvise",	"open",	      "open64",
+			"openat",	"openat64",   "__open_2",
+			"__open64_2",	"__openat_2", "__openat64_2",
+			"access",	"readlink",   "readlinkat",
+			"getuid",	"getgid",     "geteuid",
+			"getegid",
 		};
 	size_t start = 0, nl;
 
