@@ -74,6 +74,14 @@ static bool sw_at(const struct replay_stop *w, uint64_t addr, size_t n)
 	return false;
 }
 
+/* Whether w's `to` position lies in the span t runs now. */
+static bool to_applies(const struct replayer *rp, const struct ptask *t,
+		       const struct replay_stop *w)
+{
+	return w->to && w->to->tid == t->rec_tid &&
+	       w->to->event == rp->nreplayed && w->to->unit != REPLAY_AT_EVENT;
+}
+
 static void arm(struct replayer *rp, struct ptask *t,
 		const struct replay_stop *w, bool with_sw, struct armed *a)
 {
@@ -110,9 +118,8 @@ static void arm(struct replayer *rp, struct ptask *t,
 			a->slot_bp[a->nslots++] = (int)i;
 		}
 	}
-	if (w->to && w->to->tid == t->rec_tid &&
-	    w->to->event == rp->nreplayed && w->to->unit != REPLAY_AT_EVENT &&
-	    !sw_at(w, w->to->regs.rip, w->nbps) &&
+	if (to_applies(rp, t, w) &&
+	    !(with_sw && sw_at(w, w->to->regs.rip, w->nbps)) &&
 	    tracee_read_all(&t->t, w->to->regs.rip, &a->to_saved, 1) == 0 &&
 	    tracee_write_all(&t->t, w->to->regs.rip, &int3, 1) == 0) {
 		a->to_in = true;
@@ -185,13 +192,17 @@ static int classify_trap(struct replayer *rp, struct ptask *t,
 			}
 		if (a->to_in && a->to_addr == at)
 			ours = true;
+		/* the position sought, at a user breakpoint's address */
+		bool at_to =
+			(a->to_in && a->to_addr == at) ||
+			(ours && to_applies(rp, t, w) && w->to->regs.rip == at);
 		if (!ours)
 			return 0;
 		regs.rip = at;
 		if (tracee_set_regs(&t->t, &regs) < 0)
 			return 0;
 		why->addr = at;
-		if (a->to_in && a->to_addr == at) {
+		if (at_to) {
 			if (regs_equal(&regs, &w->to->regs) &&
 			    replay_stack_hash(t, regs.rsp) ==
 				    w->to->stack_hash) {
@@ -274,6 +285,13 @@ static int run_ahead(struct replayer *rp, struct ptask *t,
 		if (k == 1)
 			return 1;
 		if (k == 0)
+			break;
+		/* a pass at the `to` address that is not the position: its
+		 * instruction runs before the breakpoint goes back in */
+		if (ptask_advance(rp, t, PTRACE_SINGLESTEP, &status) < 0)
+			return -1;
+		if (!(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
+		      (status >> 16) == 0))
 			break;
 	}
 	t->held = true;

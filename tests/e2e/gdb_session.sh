@@ -136,8 +136,9 @@ reverse)
 break gdb_prog.c:$COUNTER
 continue
 continue
-reverse-next
 reverse-step
+continue
+reverse-next
 delete
 break square
 continue
@@ -149,12 +150,16 @@ watch counter
 reverse-continue
 G
 	session p "$W/s.gdb"
+	# reverse-step from the line after the call goes into it
+	grep -EA2 "^$COUNTER\s+counter = i" "$W/gdb.out" | grep -Eq '^square \(x=1\) at|^1[45]\s+(return y;|\})' ||
+		fail "reverse-step did not go back into square"
 	expect "^$SUMLINE\s+sum \+= square"
-	expect '^square \(x=1\) at .*gdb_prog.c|^[0-9]+\s+return y;|^[0-9]+\s+\}'
-	expect 'Run back to call of #0 +square'
+	# reverse-finish: back in main at the call
+	grep -EA3 'square \(x=' "$W/gdb.out" | grep -Eq "main \(\) at .*gdb_prog.c:$SUMLINE|^$SUMLINE\s+sum" ||
+		fail "reverse-finish did not return to the caller"
 	expect 'Old value = 40'
 	expect 'New value = 30'
-	grep -A3 'New value = 30' "$W/gdb.out" | grep -Eq "^$COUNTER\s+counter = i" ||
+	grep -EA3 'New value = 30' "$W/gdb.out" | grep -Eq "^$COUNTER\s+counter = i" ||
 		fail "reverse-continue on the watchpoint is not at the write"
 	verified
 	;;
