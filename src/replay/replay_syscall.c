@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/seccomp_filter.h"
+#include "replay/checkpoint_files.h"
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
 #include "replay/session.h"
@@ -358,49 +359,6 @@ static int replace_and_run(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
-/* Copies in to out, keeping holes as holes: a 16 GiB memfd with a few
- * pages written costs a few pages. Returns 0 or -errno. */
-static int copy_sparse(int in, int out)
-{
-	char chunk[65536];
-	off_t off = 0, data, hole;
-	ssize_t n;
-
-	for (;;) {
-		data = lseek(in, off, SEEK_DATA);
-		if (data < 0 && errno == ENXIO)
-			break; /* a hole up to the end */
-		hole = data < 0 ? -1 : lseek(in, data, SEEK_HOLE);
-		if (data < 0 || hole < 0) {
-			data = off; /* no SEEK_DATA: copy it all */
-			hole = (off_t)INT64_MAX;
-		}
-		for (off = data; off < hole; off += n) {
-			size_t want = sizeof(chunk);
-
-			if ((uint64_t)(hole - off) < want)
-				want = (size_t)(hole - off);
-			n = pread(in, chunk, want, off);
-			if (n < 0 && errno == EINTR) {
-				n = 0;
-				continue;
-			}
-			if (n < 0)
-				return -errno;
-			if (n == 0)
-				goto out_size;
-			if (pwrite(out, chunk, (size_t)n, off) != n)
-				return -EIO;
-		}
-	}
-out_size:
-	/* the copy's size, also where it ends in a hole */
-	off = lseek(in, 0, SEEK_END);
-	if (off < 0 || ftruncate(out, off) < 0)
-		return -errno;
-	return 0;
-}
-
 /* The replay's own writable copy of a stored file (one per name), so that
  * writes through mappings never touch the trace. */
 static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
@@ -453,10 +411,11 @@ static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
 		err = -errno;
 		goto out_close_out;
 	}
-	if (ftruncate(out, 0) < 0)
-		err = -errno;
-	else
-		err = copy_sparse(in, out);
+	/* in place: truncating first would take away the copied-on-write
+	 * pages of private mappings of it (in checkpoints, too) */
+	err = cp_file_overwrite(in, out);
+	if (err > 0)
+		err = 0;
 	close(in);
 	if (!err) {
 		for (i = 0; i < rp->ncopies; i++)

@@ -1,0 +1,699 @@
+/* Checkpoints by injected fork (checkpoint.h). The replayed processes hold
+ * their own state; what fork leaves out (registers, memory shared with
+ * other processes, the replay's file copies, the replayer's own tables) is
+ * saved here beside the forked copies. */
+#define _GNU_SOURCE
+#include "replay/checkpoint.h"
+
+#include "core/exitcodes.h"
+#include "core/log.h"
+#include "core/proc.h"
+#include "replay/checkpoint_files.h"
+#include "replay/ptask.h"
+#include "replay/session.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* One range of shared memory, as it was at the checkpoint. */
+struct cp_range {
+	uint64_t addr;
+	uint64_t len;
+	uint8_t *data;
+};
+
+struct cp_task {
+	struct ptask saved; /* replayer state; saved.t.tid: the forked copy */
+	struct user_regs_struct regs;
+	struct cp_range *shared;
+	size_t nshared;
+};
+
+struct checkpoint {
+	uint64_t event;
+	unsigned id; /* names its file snapshots; 0: the start */
+	struct cp_task *tasks;
+	size_t ntasks;
+	struct file_copy *copies;
+	size_t ncopies;
+	struct cp_files files;
+	char recent[RECENT_EVENTS][160];
+	unsigned nrecent;
+	uint64_t saved_bytes;
+	struct checkpoint *next; /* by event, ascending */
+};
+
+struct checkpoints {
+	struct replayer *rp;
+	unsigned max;
+	unsigned flags;
+	unsigned next_id;
+	struct checkpoint start;
+	struct checkpoint *list;
+	size_t n;
+	char why[256];
+};
+
+static int refuse(struct checkpoints *s, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(struct checkpoints *s, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+struct checkpoints *checkpoints_new(struct replayer *rp, unsigned max,
+				    unsigned flags)
+{
+	struct checkpoints *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->rp = rp;
+	s->max = max ? max : CHECKPOINT_DEFAULT_MAX;
+	s->flags = flags;
+	s->next_id = 1;
+	return s;
+}
+
+static void kill_task(pid_t tid)
+{
+	int status;
+
+	kill(tid, SIGKILL);
+	while (waitpid(tid, &status, __WALL) == tid && !WIFEXITED(status) &&
+	       !WIFSIGNALED(status))
+		;
+}
+
+static void free_shared(struct cp_task *ct)
+{
+	size_t i;
+
+	for (i = 0; i < ct->nshared; i++)
+		free(ct->shared[i].data);
+	free(ct->shared);
+	ct->shared = NULL;
+	ct->nshared = 0;
+}
+
+static void free_checkpoint(struct checkpoint *cp, const char *tmpdir)
+{
+	size_t i;
+
+	for (i = 0; i < cp->ntasks; i++) {
+		kill_task(cp->tasks[i].saved.t.tid);
+		free_shared(&cp->tasks[i]);
+	}
+	free(cp->tasks);
+	free(cp->copies);
+	cp_files_free(&cp->files, tmpdir);
+	if (cp->id)
+		free(cp);
+}
+
+void checkpoint_drop(struct checkpoints *s, struct checkpoint *cp)
+{
+	struct checkpoint **pp;
+
+	if (!cp || cp == &s->start)
+		return;
+	for (pp = &s->list; *pp; pp = &(*pp)->next)
+		if (*pp == cp) {
+			*pp = cp->next;
+			s->n--;
+			break;
+		}
+	free_checkpoint(cp, s->rp->tmpdir);
+}
+
+void checkpoints_free(struct checkpoints *s)
+{
+	if (!s)
+		return;
+	while (s->list)
+		checkpoint_drop(s, s->list);
+	free(s);
+}
+
+const char *checkpoints_why_not(const struct checkpoints *s)
+{
+	return s->why;
+}
+
+uint64_t checkpoint_event(const struct checkpoint *cp)
+{
+	return cp->event;
+}
+
+size_t checkpoints_count(const struct checkpoints *s)
+{
+	return s->n + 1;
+}
+
+size_t checkpoint_copies(const struct checkpoint *cp, pid_t *pids, size_t n,
+			 uint64_t *saved_bytes)
+{
+	size_t i;
+
+	for (i = 0; i < cp->ntasks && i < n; i++)
+		pids[i] = cp->tasks[i].saved.t.tid;
+	if (saved_bytes)
+		*saved_bytes = cp->saved_bytes;
+	return cp->ntasks;
+}
+
+struct checkpoint *checkpoint_nearest_before(struct checkpoints *s,
+					     uint64_t event)
+{
+	struct checkpoint *cp, *best = &s->start;
+
+	for (cp = s->list; cp && cp->event <= event; cp = cp->next)
+		best = cp;
+	return best;
+}
+
+/* Puts the session at the boundary before event seq: the reader there, no
+ * event read ahead, nothing run towards the next event. The tasks must be
+ * where that boundary left them. Returns 0 or the reader's error. */
+static int session_seek(struct replayer *rp, uint64_t seq)
+{
+	int err = mrr_trace_seek(rp->r, seq);
+
+	if (err)
+		return err;
+	rp->have_next = false;
+	rp->nreplayed = seq;
+	rp->progress = 0;
+	rp->progress_unit = REPLAY_AT_EVENT;
+	rp->progress_tid = 0;
+	rp->mem_hit = false;
+	rp->exit_reported = 0;
+	rp->status = 0;
+	memset(&rp->ev, 0, sizeof(rp->ev));
+	rp->ev.seq = seq ? seq - 1 : 0;
+	return 0;
+}
+
+static uint64_t session_event(struct replayer *rp)
+{
+	struct replay_pos pos;
+
+	replay_position(rp, &pos);
+	return pos.event;
+}
+
+/* ---- taking ---- */
+
+/* Brings a task that is between two of its stops (a new child before its
+ * first stop, a parent on its way out of fork) to that stop, as
+ * ptask_next_stop would on its way to the next event. Only stops already
+ * reached are taken (the wait peeks first), so nothing is lost: -EAGAIN
+ * when the task is elsewhere (a vfork parent waits for its child). */
+static int settle(struct checkpoints *s, struct ptask *t)
+{
+	unsigned tries = 0;
+
+	while (t->fresh || !t->stopped) {
+		siginfo_t si;
+		int status;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)t->t.tid, &si,
+			   WSTOPPED | WEXITED | WNOHANG | WNOWAIT | __WALL) < 0)
+			return refuse(s, -EIO,
+				      "pid %d cannot be waited for: %s",
+				      t->rec_tid, strerror(errno));
+		if (si.si_pid == 0) {
+			if (++tries > 20)
+				return refuse(s, -EAGAIN,
+					      "pid %d is inside a syscall "
+					      "(a vfork parent waits for its "
+					      "child)",
+					      t->rec_tid);
+			usleep(500);
+			continue;
+		}
+		if (si.si_code != CLD_TRAPPED)
+			return refuse(s, -EAGAIN, "pid %d is ending",
+				      t->rec_tid);
+		if (t->fresh && si.si_status == SIGSTOP) {
+			if (waitpid(t->t.tid, &status, __WALL) != t->t.tid)
+				return refuse(s, -EIO, "pid %d vanished",
+					      t->rec_tid);
+			t->fresh = false;
+			t->stopped = true;
+			if (t->child_tid_addr) {
+				uint32_t v = (uint32_t)t->child_tid_value;
+
+				if (tracee_write_all(&t->t, t->child_tid_addr,
+						     &v, 4) < 0)
+					mrr_debug(
+						"pid %d: cannot set child tid",
+						t->t.tid);
+			}
+			continue;
+		}
+		if (!t->fresh && t->pending_exit &&
+		    si.si_status == (SIGTRAP | 0x80)) {
+			struct user_regs_struct r;
+
+			if (waitpid(t->t.tid, &status, __WALL) != t->t.tid ||
+			    tracee_get_regs(&t->t, &r) < 0)
+				return refuse(s, -EIO, "pid %d vanished",
+					      t->rec_tid);
+			r.rax = (uint64_t)t->pending_result;
+			if (tracee_set_regs(&t->t, &r) < 0)
+				return refuse(s, -EIO, "pid %d vanished",
+					      t->rec_tid);
+			t->pending_exit = false;
+			t->stopped = true;
+			t->at_exit = true;
+			continue;
+		}
+		return refuse(s, -EAGAIN, "pid %d has a stop still to handle",
+			      t->rec_tid);
+	}
+	return 0;
+}
+
+static long threads_of(pid_t tid)
+{
+	char path[64], line[128];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "Threads:", 8))
+			n = strtol(line + 8, NULL, 10);
+	fclose(f);
+	return n;
+}
+
+/* Runs fork() in the stopped task t from mrr's page and waits for the
+ * child's first stop; t's registers are put back. The child stays in that
+ * stop. Returns 0 and its pid, or -errno. */
+static int inject_fork(struct tracee *t, pid_t *child_out)
+{
+	struct user_regs_struct saved, r;
+	unsigned long msg = 0;
+	struct tracee c = {.mem_fd = -1};
+	bool entered = false;
+	int status, err;
+
+	err = tracee_get_regs(t, &saved);
+	if (err)
+		return err;
+	r = saved;
+	r.rip = MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL;
+	r.rax = SYS_fork;
+	r.orig_rax = (uint64_t)-1;
+	err = tracee_set_regs(t, &r);
+	if (err)
+		return err;
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, t->tid, 0, 0) < 0)
+			return -errno;
+		err = tracee_wait(t, &status);
+		if (err)
+			return err;
+		if (!WIFSTOPPED(status))
+			return -ESRCH;
+		if ((status >> 16) == PTRACE_EVENT_FORK) {
+			ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
+			continue;
+		}
+		if (WSTOPSIG(status) != (SIGTRAP | 0x80))
+			continue; /* seccomp stop, or a signal: discarded */
+		if (entered)
+			break;
+		entered = true;
+	}
+	err = tracee_get_regs(t, &r);
+	if (!err)
+		err = tracee_set_regs(t, &saved);
+	if (err)
+		return err;
+	if ((int64_t)r.rax <= 0 || !msg)
+		return (int64_t)r.rax < 0 ? (int)r.rax : -ECHILD;
+	c.tid = (pid_t)msg;
+	for (;;) {
+		err = tracee_wait(&c, &status);
+		if (err)
+			return err;
+		if (!WIFSTOPPED(status))
+			return -ESRCH;
+		if (WSTOPSIG(status) == SIGSTOP)
+			break;
+		if (ptrace(PTRACE_CONT, c.tid, 0, 0) < 0)
+			return -errno;
+	}
+	*child_out = c.tid;
+	return 0;
+}
+
+/* Saves the contents of t's shared mappings that are not the replay's
+ * file copies (those are saved as files). */
+static int save_shared(struct checkpoints *s, struct ptask *t,
+		       struct cp_task *ct, uint64_t *bytes)
+{
+	const char *tmpdir = s->rp->tmpdir;
+	size_t tlen = strlen(tmpdir);
+	struct proc_vma *v = NULL;
+	long n, i;
+	int err = 0;
+
+	n = proc_read_vmas(t->t.tid, false, &v);
+	if (n < 0)
+		return refuse(s, -EIO, "cannot read the mappings of pid %d",
+			      t->rec_tid);
+	for (i = 0; i < n && !err; i++) {
+		struct cp_range *g, *rg;
+		uint64_t len = v[i].end - v[i].start;
+
+		if (!v[i].shared ||
+		    (tlen && !strncmp(v[i].name, tmpdir, tlen) &&
+		     v[i].name[tlen] == '/'))
+			continue;
+		if (*bytes + len > CHECKPOINT_MAX_SHARED) {
+			err = refuse(s, -EFBIG,
+				     "pid %d shares more than %llu MiB of "
+				     "memory with other processes",
+				     t->rec_tid, CHECKPOINT_MAX_SHARED >> 20);
+			break;
+		}
+		g = realloc(ct->shared, (ct->nshared + 1) * sizeof(*g));
+		if (!g)
+			mrr_fatal("out of memory");
+		ct->shared = g;
+		rg = &g[ct->nshared];
+		rg->addr = v[i].start;
+		rg->len = len;
+		rg->data = malloc(len);
+		if (!rg->data)
+			mrr_fatal("out of memory");
+		ct->nshared++;
+		if (tracee_read_all(&t->t, rg->addr, rg->data, len) < 0)
+			err = refuse(s, -EIO,
+				     "cannot read the shared memory of pid %d "
+				     "at 0x%" PRIx64,
+				     t->rec_tid, rg->addr);
+		*bytes += len;
+	}
+	free(v);
+	return err;
+}
+
+/* Which kept checkpoint to drop for a new one at event now: the one whose
+ * neighbours are closest relative to its age (the newest is never
+ * dropped), so that the spacing grows towards the past. */
+static struct checkpoint *thin_out(struct checkpoints *s, uint64_t now)
+{
+	struct checkpoint *prev = NULL, *cp, *victim = NULL;
+	double best = 0;
+
+	for (cp = s->list; cp && cp->next; prev = cp, cp = cp->next) {
+		uint64_t lo = prev ? prev->event : 0;
+		double score = (double)(cp->next->event - lo) /
+			       (double)(now - cp->event + 1);
+
+		if (!victim || score < best) {
+			victim = cp;
+			best = score;
+		}
+	}
+	return victim ? victim : s->list;
+}
+
+static void insert(struct checkpoints *s, struct checkpoint *cp)
+{
+	struct checkpoint **pp = &s->list;
+
+	while (*pp && (*pp)->event < cp->event)
+		pp = &(*pp)->next;
+	cp->next = *pp;
+	*pp = cp;
+	s->n++;
+}
+
+int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
+{
+	struct replayer *rp = s->rp;
+	struct checkpoint *cp, *old;
+	struct replay_pos pos;
+	struct ptask *t;
+	size_t n = 0;
+	int err = 0;
+
+	s->why[0] = 0;
+	replay_position(rp, &pos);
+	if (rp->status)
+		return refuse(s, -EINVAL, "the replay has stopped");
+	if (pos.unit != REPLAY_AT_EVENT)
+		return refuse(s, -EINVAL, "the replay is inside event %" PRIu64,
+			      pos.event);
+	for (old = s->list; old; old = old->next)
+		if (old->event == pos.event) {
+			*out = old;
+			return 0;
+		}
+	if (s->flags & CHECKPOINT_RESTART_ONLY)
+		return refuse(s, -ENOTSUP, "checkpoints restart the replay");
+	for (t = rp->tasks; t; t = t->next, n++) {
+		long threads;
+
+		err = settle(s, t);
+		if (err)
+			return err;
+		if (t->resume_sig)
+			return refuse(s, -EAGAIN,
+				      "pid %d has a signal to deliver",
+				      t->rec_tid);
+		if (t->held)
+			return refuse(s, -EAGAIN,
+				      "pid %d has run to its next event",
+				      t->rec_tid);
+		threads = threads_of(t->t.tid);
+		if (threads != 1)
+			return refuse(s, -ENOTSUP,
+				      "pid %d has %ld threads, and fork copies "
+				      "only one",
+				      t->rec_tid, threads);
+	}
+	cp = calloc(1, sizeof(*cp));
+	if (!cp)
+		mrr_fatal("out of memory");
+	cp->event = pos.event;
+	cp->id = s->next_id++;
+	cp->tasks = calloc(n ? n : 1, sizeof(*cp->tasks));
+	if (!cp->tasks)
+		mrr_fatal("out of memory");
+	for (t = rp->tasks; t && !err; t = t->next) {
+		struct cp_task *ct = &cp->tasks[cp->ntasks];
+		pid_t copy;
+
+		err = save_shared(s, t, ct, &cp->saved_bytes);
+		if (!err && tracee_get_regs(&t->t, &ct->regs) < 0)
+			err = refuse(s, -EIO,
+				     "cannot read the registers of "
+				     "pid %d",
+				     t->rec_tid);
+		if (!err && (err = inject_fork(&t->t, &copy)) < 0)
+			err = refuse(s, -EIO, "pid %d did not fork: %s",
+				     t->rec_tid, strerror(-err));
+		if (err) {
+			free_shared(ct);
+			break;
+		}
+		ct->saved = *t;
+		ct->saved.t.tid = copy;
+		ct->saved.t.mem_fd = -1;
+		ct->saved.next = NULL;
+		cp->ntasks++;
+	}
+	if (!err &&
+	    cp_files_save(&cp->files, rp->tmpdir, cp->id, &cp->saved_bytes) < 0)
+		err = refuse(s, -EIO, "cannot copy the replay's files in %s",
+			     rp->tmpdir);
+	if (!err && rp->ncopies) {
+		cp->copies = malloc(rp->ncopies * sizeof(*cp->copies));
+		if (!cp->copies)
+			mrr_fatal("out of memory");
+		memcpy(cp->copies, rp->copies,
+		       rp->ncopies * sizeof(*cp->copies));
+		cp->ncopies = rp->ncopies;
+	}
+	if (err) {
+		free_checkpoint(cp, rp->tmpdir);
+		return err;
+	}
+	memcpy(cp->recent, rp->recent, sizeof(cp->recent));
+	cp->nrecent = rp->nrecent;
+	if (s->n >= s->max)
+		checkpoint_drop(s, thin_out(s, cp->event));
+	insert(s, cp);
+	*out = cp;
+	return 0;
+}
+
+/* ---- restoring ---- */
+
+static void kill_live(struct replayer *rp)
+{
+	struct ptask *t;
+
+	for (t = rp->tasks; t; t = t->next)
+		kill(t->t.tid, SIGKILL);
+	while ((t = rp->tasks)) {
+		rp->tasks = t->next;
+		kill_task(t->t.tid);
+		tracee_close_mem(&t->t);
+		free(t);
+	}
+}
+
+/* A live task from the copy ct: a fork of it, with the saved registers,
+ * in a syscall-exit stop like every task between events (an injected
+ * getpid gets it there from its first stop). */
+static struct ptask *revive(struct replayer *rp, struct cp_task *ct)
+{
+	struct ptask *t = calloc(1, sizeof(*t));
+	pid_t live;
+	int64_t ret;
+	size_t i;
+	int err;
+
+	if (!t)
+		mrr_fatal("out of memory");
+	err = inject_fork(&ct->saved.t, &live);
+	if (err) {
+		mrr_err("cannot restore pid %d from its checkpoint copy %d: "
+			"%s",
+			ct->saved.rec_tid, ct->saved.t.tid, strerror(-err));
+		free(t);
+		return NULL;
+	}
+	*t = ct->saved;
+	t->t.tid = live;
+	t->t.mem_fd = -1;
+	t->next = NULL;
+	err = tracee_set_regs(&t->t, &ct->regs);
+	if (!err)
+		err = tracee_inject_syscall(&t->t, 1, SYS_getpid, NULL, &ret);
+	if (!err)
+		err = tracee_open_mem(&t->t);
+	for (i = 0; !err && i < ct->nshared; i++)
+		err = tracee_write_all(&t->t, ct->shared[i].addr,
+				       ct->shared[i].data, ct->shared[i].len);
+	if (err) {
+		mrr_err("cannot restore pid %d (live pid %d): %s",
+			ct->saved.rec_tid, live, strerror(-err));
+		kill_task(live);
+		tracee_close_mem(&t->t);
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+int checkpoint_restore(struct checkpoints *s, struct checkpoint *cp)
+{
+	struct replayer *rp = s->rp;
+	struct ptask **tail = &rp->tasks;
+	size_t i;
+	int err;
+
+	kill_live(rp);
+	err = cp_files_restore(&cp->files, rp->tmpdir);
+	if (err < 0) {
+		mrr_err("cannot restore the replay's files in %s at event "
+			"%" PRIu64 ": %s",
+			rp->tmpdir, cp->event, strerror(-err));
+		return rp->status = MRR_EXIT_OSERR;
+	}
+	/* A file shrank back: the kernel took the private pages beyond its
+	 * new end from every mapping of it, in the copies of later
+	 * checkpoints too. */
+	while (err > 0 && cp->next)
+		checkpoint_drop(s, cp->next);
+	for (i = 0; i < cp->ntasks; i++) {
+		struct ptask *t = revive(rp, &cp->tasks[i]);
+
+		if (!t)
+			return rp->status = MRR_EXIT_OSERR;
+		*tail = t;
+		tail = &t->next;
+	}
+	free(rp->copies);
+	rp->copies = NULL;
+	rp->ncopies = 0;
+	if (cp->ncopies) {
+		/* private_copy() grows the table 16 entries at a time */
+		rp->copies = malloc(((cp->ncopies + 15) & ~(size_t)15) *
+				    sizeof(*rp->copies));
+		if (!rp->copies)
+			mrr_fatal("out of memory");
+		memcpy(rp->copies, cp->copies,
+		       cp->ncopies * sizeof(*rp->copies));
+		rp->ncopies = cp->ncopies;
+	}
+	memcpy(rp->recent, cp->recent, sizeof(rp->recent));
+	rp->nrecent = cp->nrecent;
+	err = session_seek(rp, cp->event);
+	if (err) {
+		mrr_err("cannot go back to event %" PRIu64 " of trace %s: %s",
+			cp->event, rp->o->trace_dir,
+			mrr_trace_error_message(rp->r));
+		return rp->status = MRR_EXIT_DATAERR;
+	}
+	return 0;
+}
+
+int checkpoint_goto(struct checkpoints *s, uint64_t event)
+{
+	struct replayer *rp = s->rp;
+	const struct replay_opts *o = rp->o;
+	struct replay_opts quiet;
+	int err, ret = 0;
+
+	if (rp->status)
+		return rp->status;
+	err = checkpoint_restore(s, checkpoint_nearest_before(s, event));
+	if (err)
+		return err;
+	quiet = *o;
+	quiet.quiet = true;
+	rp->o = &quiet;
+	while (session_event(rp) < event) {
+		ret = replay_step(rp);
+		if (ret <= 0)
+			break;
+	}
+	rp->o = o;
+	if (ret == 0 && session_event(rp) < event) {
+		mrr_err("trace %s ends at event %" PRIu64
+			", before event %" PRIu64,
+			o->trace_dir, session_event(rp), event);
+		return MRR_EXIT_USAGE;
+	}
+	return rp->status;
+}
