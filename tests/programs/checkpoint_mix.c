@@ -59,6 +59,10 @@ int main(void)
 		MT_SYS(close(to_child[1]));
 		while (read(to_child[0], &c, 1) == 1) {
 			anon[c % 8] += (uint64_t)c * 3 + 1;
+			/* a traced call between the store and the pipe write,
+			 * so that the store is recorded before the parent's
+			 * read can end (README, shared-memory limit) */
+			MT_SYS(msync(anon, pg, MS_SYNC));
 			MT_SYS(write(to_parent[1], &c, 1));
 		}
 		_exit(0);
