@@ -5,6 +5,7 @@
 #include "replay/session.h"
 
 #include "core/events.h"
+#include "core/hwbp.h"
 #include "core/log.h"
 #include "replay/ptask.h"
 
@@ -23,24 +24,6 @@
 #define TRAP_TRACE 2
 #endif
 
-#define DR_OFF(n) (offsetof(struct user, u_debugreg) + (n) * sizeof(long))
-
-static int dr_write(pid_t tid, int n, uint64_t v)
-{
-	return ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFF(n), (void *)v) < 0
-		       ? -errno
-		       : 0;
-}
-
-static uint64_t dr6_read(pid_t tid)
-{
-	long v;
-
-	errno = 0;
-	v = ptrace(PTRACE_PEEKUSER, tid, (void *)DR_OFF(6), 0);
-	return errno ? 0 : (uint64_t)v;
-}
-
 /* The breakpoints of want as they are in one task while it runs. */
 struct armed {
 	uint8_t saved[64];
@@ -51,20 +34,6 @@ struct armed {
 	uint8_t to_saved;
 	uint64_t to_addr;
 };
-
-static int dr_len_bits(uint64_t len)
-{
-	switch (len) {
-	case 1:
-		return 0;
-	case 2:
-		return 1;
-	case 8:
-		return 2;
-	default:
-		return 3;
-	}
-}
 
 static bool sw_at(const struct replay_stop *w, uint64_t addr, size_t n)
 {
@@ -85,7 +54,6 @@ static bool to_applies(const struct replayer *rp, const struct ptask *t,
 static void arm(struct replayer *rp, struct ptask *t,
 		const struct replay_stop *w, bool with_sw, struct armed *a)
 {
-	uint64_t dr7 = 0;
 	static const uint8_t int3 = 0xcc;
 
 	memset(a, 0, sizeof(*a));
@@ -102,21 +70,14 @@ static void arm(struct replayer *rp, struct ptask *t,
 			a->sw_in[i] = true;
 			continue;
 		}
-		if (a->nslots == 4)
+		if (a->nslots == 4 ||
+		    hwbp_set(t->t.tid, a->nslots, b->addr,
+			     b->type == REPLAY_BP_HW	 ? HWBP_EXEC
+			     : b->type == REPLAY_WATCH_W ? HWBP_WRITE
+							 : HWBP_RW,
+			     b->type == REPLAY_BP_HW ? 1 : (int)b->len) < 0)
 			continue;
-		{
-			int s = a->nslots, rw = b->type == REPLAY_BP_HW	    ? 0
-						: b->type == REPLAY_WATCH_W ? 1
-									    : 3;
-			int len = b->type == REPLAY_BP_HW ? 0
-							  : dr_len_bits(b->len);
-
-			if (dr_write(t->t.tid, s, b->addr) < 0)
-				continue;
-			dr7 |= (1ull << (2 * s)) |
-			       ((uint64_t)(rw | (len << 2)) << (16 + 4 * s));
-			a->slot_bp[a->nslots++] = (int)i;
-		}
+		a->slot_bp[a->nslots++] = (int)i;
 	}
 	if (to_applies(rp, t, w) &&
 	    !(with_sw && sw_at(w, w->to->regs.rip, w->nbps)) &&
@@ -125,10 +86,8 @@ static void arm(struct replayer *rp, struct ptask *t,
 		a->to_in = true;
 		a->to_addr = w->to->regs.rip;
 	}
-	if (dr7) {
-		dr_write(t->t.tid, 6, 0);
-		dr_write(t->t.tid, 7, dr7);
-	}
+	if (a->nslots && hwbp_clear_dr6(t->t.tid) < 0)
+		mrr_debug("pid %d: cannot clear DR6", t->t.tid);
 }
 
 static void disarm(struct ptask *t, const struct replay_stop *w,
@@ -142,8 +101,8 @@ static void disarm(struct ptask *t, const struct replay_stop *w,
 	if (a->to_in &&
 	    tracee_write_all(&t->t, a->to_addr, &a->to_saved, 1) < 0)
 		mrr_debug("pid %d: breakpoint not removed", t->t.tid);
-	if (a->nslots)
-		dr_write(t->t.tid, 7, 0);
+	if (a->nslots && hwbp_clear_all(t->t.tid) < 0)
+		mrr_debug("pid %d: debug registers not cleared", t->t.tid);
 }
 
 static bool regs_equal(const struct user_regs_struct *a,
@@ -217,9 +176,9 @@ static int classify_trap(struct replayer *rp, struct ptask *t,
 		count_progress(rp, t, REPLAY_HITS);
 		return 1;
 	}
-	dr6 = a->nslots ? dr6_read(t->t.tid) : 0;
-	if (a->nslots)
-		dr_write(t->t.tid, 6, 0);
+	if (!a->nslots || hwbp_read_dr6(t->t.tid, &dr6) < 0 ||
+	    hwbp_clear_dr6(t->t.tid) < 0)
+		dr6 = 0;
 	for (int s = 0; s < a->nslots; s++) {
 		const struct replay_bp *b;
 
