@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char help[] =
 	"usage: mrr replay [-q] [-f] [--allow-foreign] [-g | -s PORT]\n"
@@ -31,6 +32,9 @@ static const char help[] =
 	"  -s, --server PORT  serve the replay to gdb on 127.0.0.1:PORT\n"
 	"                    (gdb: target extended-remote :PORT)\n"
 	"  -e, --goto EVENT  with -g/-s: start stopped before EVENT\n"
+	"  -p, --pid PID     with -g/-s: debug recorded process PID\n"
+	"      --onexec NAME  with -g/-s: debug the first process that\n"
+	"                    execs a program named NAME\n"
 	"      --allow-foreign  replay a trace that belongs to another user\n"
 	"                    (or is reached through their latest-trace\n"
 	"                    link): it runs their program as you\n"
@@ -52,6 +56,8 @@ int cmd_replay(int argc, char **argv)
 		{"gdb", no_argument, 0, 'g'},
 		{"server", required_argument, 0, 's'},
 		{"goto", required_argument, 0, 'e'},
+		{"pid", required_argument, 0, 'p'},
+		{"onexec", required_argument, 0, 'x'},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0},
 	};
@@ -64,7 +70,7 @@ int cmd_replay(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qfhgs:e:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qfhgs:e:p:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			o.quiet = true;
@@ -115,6 +121,23 @@ int cmd_replay(int argc, char **argv)
 			g.goto_event = v;
 			break;
 		}
+		case 'p': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == 0 || *end || v < 1 || v > 4194304)
+				return usage_error("replay",
+						   "-p takes a process id");
+			g.pid = (pid_t)v;
+			break;
+		}
+		case 'x':
+			if (!*optarg || strchr(optarg, '/'))
+				return usage_error("replay",
+						   "--onexec takes a program "
+						   "name");
+			g.onexec = optarg;
+			break;
 		case 'h':
 			fputs(help, stdout);
 			return MRR_EXIT_OK;
@@ -140,8 +163,12 @@ int cmd_replay(int argc, char **argv)
 	replay_cleanup_install();
 	if (g.run_gdb && g.port)
 		return usage_error("replay", "-g and -s exclude each other");
-	if (g.goto_event && !serve)
-		return usage_error("replay", "--goto needs -g or -s");
+	if ((g.goto_event || g.pid || g.onexec) && !serve)
+		return usage_error("replay", "--goto, -p and --onexec need -g "
+					     "or -s");
+	if (g.pid && g.onexec)
+		return usage_error("replay", "-p and --onexec exclude each "
+					     "other");
 	if (serve)
 		return gdb_serve(&o, &g);
 	return mrr_replay(&o);

@@ -3,7 +3,7 @@
 # replay with `mrr replay -s PORT`, drives real gdb in batch mode against it
 # and checks gdb's output and mrr's exit status (issue 13).
 set -u
-MRR=$1 PROG=$2 SEED=$3 CASE=$4
+MRR=$1 PROG=$2 SEED=$3 CASE=$4 EXECPROG=${5:-}
 SRC=$(cd "$(dirname "$0")" && pwd)/gdb_prog.c
 command -v gdb >/dev/null ||
 	{ echo "SKIP: gdb is not installed (scripts/install-deps.sh installs it)"; exit 77; }
@@ -26,10 +26,13 @@ record() { # NAME PROGRAM
 		fail "cannot record $2: $(tail -3 "$W/$1.rec")"
 }
 line_of() { grep -n "$1" "$SRC" | head -1 | cut -d: -f1; }
-# serve TRACE: starts mrr replay -s on a free port; sets PORT and SPID
+# serve TRACE [OPTIONS...]: starts mrr replay -s on a free port; sets PORT
+# and SPID
 serve() {
+	local trace=$1
+	shift
 	PORT=$(free_port)
-	timeout 100 "$MRR" replay -s "$PORT" "$W/$1" >"$W/srv.out" 2>"$W/srv.err" &
+	timeout 100 "$MRR" replay -s "$PORT" "$@" "$W/$trace" >"$W/srv.out" 2>"$W/srv.err" &
 	SPID=$!
 	for _ in $(seq 100); do
 		grep -q "target extended-remote :$PORT" "$W/srv.out" && return 0
@@ -37,11 +40,13 @@ serve() {
 	done
 	fail "mrr replay -s printed no target line"
 }
-# session TRACE SCRIPT: one gdb batch session; sets SRV_RC
+# session TRACE SCRIPT [OPTIONS...]: one gdb batch session; sets SRV_RC
 session() {
-	serve "$1"
+	local trace=$1 script=$2
+	shift 2
+	serve "$trace" "$@"
 	timeout 90 gdb -batch -nx -iex 'set sysroot /' -iex 'set confirm off' \
-		-ex "target extended-remote :$PORT" -x "$2" >"$W/gdb.out" 2>&1
+		-ex "target extended-remote :$PORT" -x "$script" >"$W/gdb.out" 2>&1
 	wait "$SPID"
 	SRV_RC=$?
 }
@@ -240,6 +245,30 @@ P
 	[ "$rc" = 71 ] || fail "port in use: exit $rc, not 71"
 	[ "$(wc -l <"$W/srv.err")" = 1 ] && grep -q "port $PORT .* in use" "$W/srv.err" ||
 		fail "port in use: not one sentence: $(cat "$W/srv.err")"
+	;;
+follow)
+	# the first process by default, across its exec; -p and --onexec
+	record e "$EXECPROG"
+	printf 'continue\ncontinue\n' >"$W/s.gdb"
+	session e "$W/s.gdb"
+	expect 'is executing new program: '
+	expect 'exited normally'
+	verified
+	printf 'info registers rip\ncontinue\ncontinue\n' >"$W/s.gdb"
+	session e "$W/s.gdb" --onexec echo
+	expect '^rip +0x[0-9a-f]+ +0x[0-9a-f]+ <_start>'
+	expect 'exited normally'
+	verified
+	child=$("$MRR" dump "$W/e" 2>/dev/null | awk '$3 == "exec" && $4 ~ /echo"$/ { print $2; exit }')
+	[ -n "$child" ] || fail "no exec of echo in the dump"
+	printf 'continue\ncontinue\n' >"$W/s.gdb"
+	session e "$W/s.gdb" -p "$child"
+	expect 'is executing new program: .*'
+	expect 'exited normally'
+	verified
+	timeout 30 "$MRR" replay -s "$(free_port)" -p 4000000 "$W/e" >/dev/null 2>"$W/srv.err"
+	[ $? = 64 ] && grep -q "no process 4000000" "$W/srv.err" ||
+		fail "-p of a pid the recording lacks is not a usage error"
 	;;
 *)
 	fail "unknown case"

@@ -36,8 +36,10 @@ static void capture(struct gdb_server *s, struct gpos *g)
 
 static bool at_start(struct gdb_server *s, const struct gpos *g)
 {
-	return g->p.event <= s->start_event && g->p.unit == REPLAY_AT_EVENT &&
-	       !g->held;
+	if (g->p.event < s->start_event)
+		return true;
+	return g->p.event == s->start_event && g->p.unit == REPLAY_AT_EVENT &&
+	       (!g->held || s->start_held);
 }
 
 static void begin_reply(struct gdb_server *s, char *reply, size_t len)

@@ -315,7 +315,7 @@ static void resume(struct gdb_server *s, bool step)
 	want.report_exit = true;
 	do
 		replay_run(&s->rp, &want, &why);
-	while (why.why == REPLAY_STOP_EXEC);
+	while (why.why == REPLAY_STOP_EXEC && !s->exec_events);
 	gdb_stop_reply(s, &why, reply, sizeof(reply));
 	gdb_send(&s->c, reply);
 }
@@ -371,11 +371,15 @@ static void query(struct gdb_server *s, const char *q)
 	char buf[256];
 
 	if (!strncmp(q, "qSupported", 10)) {
-		gdb_send(&s->c, "PacketSize=10000;qXfer:features:read+;"
-				"qXfer:auxv:read+;qXfer:exec-file:read+;"
-				"qXfer:threads:read+;QStartNoAckMode+;"
-				"ReverseContinue+;ReverseStep+;swbreak+;"
-				"hwbreak+;vContSupported+");
+		s->exec_events = strstr(q, "exec-events+") != NULL;
+		snprintf(buf, sizeof(buf), "%s%s",
+			 "PacketSize=10000;qXfer:features:read+;"
+			 "qXfer:auxv:read+;qXfer:exec-file:read+;"
+			 "qXfer:threads:read+;QStartNoAckMode+;"
+			 "ReverseContinue+;ReverseStep+;swbreak+;"
+			 "hwbreak+;vContSupported+",
+			 s->exec_events ? ";exec-events+" : "");
+		gdb_send(&s->c, buf);
 	} else if (!strncmp(q, "qXfer:", 6)) {
 		handle_xfer(s, q + 6);
 	} else if (!strcmp(q, "qC")) {
@@ -504,7 +508,15 @@ int gdb_serve(const struct replay_opts *o, const struct gdb_opts *g)
 	lfd = gdb_listen(g, &port);
 	if (lfd < 0)
 		return -lfd;
-	s->start_event = g->goto_event > 1 ? g->goto_event : 1;
+	s->start_event = 1;
+	if (gdb_find_start(s) < 0) {
+		status = s->rp.status ? s->rp.status : MRR_EXIT_USAGE;
+		goto out_close;
+	}
+	if (g->goto_event > s->start_event) {
+		s->start_event = g->goto_event;
+		s->start_held = false;
+	}
 	if (gdb_restart(s, s->start_event) < 0 || !gdb_task(s)) {
 		if (!s->rp.status)
 			mrr_err("trace %s: no process of the recording exists "

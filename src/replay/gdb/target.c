@@ -2,6 +2,8 @@
  * replies, and restarting the replay. */
 #include "replay/gdb/target.h"
 
+#include "core/events.h"
+#include "core/exitcodes.h"
 #include "core/log.h"
 #include "replay/replayer.h"
 
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 struct ptask *gdb_task(struct gdb_server *s)
 {
@@ -99,6 +102,23 @@ void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
 		snprintf(buf, buflen, "T05thread:%x;%s:%" PRIx64 ";", s->tid,
 			 kind, why->addr);
 		break;
+	case REPLAY_STOP_EXEC: {
+		/* gdb loads the new program: its path, hex-encoded */
+		char link[64], path[256], hex[2 * sizeof(path) + 1];
+		struct ptask *t = gdb_task(s);
+		ssize_t n = -1;
+
+		if (t) {
+			snprintf(link, sizeof(link), "/proc/%d/exe", t->t.tid);
+			n = readlink(link, path, sizeof(path) - 1);
+		}
+		if (n < 0)
+			n = 0;
+		hex_encode(hex, path, (size_t)n);
+		hex[2 * n] = 0;
+		snprintf(buf, buflen, "T05thread:%x;exec:%s;", s->tid, hex);
+		break;
+	}
 	case REPLAY_STOP_EXIT:
 		/* the end of the program as gdb can still look at it: the
 		 * task stands at its exit; continuing replays the exit */
@@ -144,7 +164,64 @@ int gdb_restart(struct gdb_server *s, uint64_t start)
 	want.before_event = start ? start : 1;
 	if (replay_run(&s->rp, &want, &why) < 0)
 		return -1;
+	if (s->start_held && start == s->start_event &&
+	    replay_hold(&s->rp, NULL, NULL) < 0)
+		return -1;
 	if (!s->tid && s->rp.tasks)
 		s->tid = s->rp.tasks->rec_tid;
 	return 0;
+}
+
+int gdb_find_start(struct gdb_server *s)
+{
+	const struct gdb_opts *g = s->g;
+
+	if (!g->pid && !g->onexec)
+		return 0;
+	if (gdb_restart(s, 1) < 0)
+		return -1;
+	for (;;) {
+		const struct mrr_event *ev = &s->rp.ev;
+		int k = replay_peek(&s->rp);
+
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		if (g->pid && ev->tid == g->pid) {
+			s->tid = g->pid;
+			s->start_event = ev->seq;
+			s->start_held = true;
+			return 0;
+		}
+		if (g->onexec && ev->kind == MRR_EV_EXEC &&
+		    ev->extra_len > sizeof(struct mrr_exec_extra)) {
+			const char *path = (const char *)ev->extra +
+					   sizeof(struct mrr_exec_extra);
+			size_t n =
+				ev->extra_len - sizeof(struct mrr_exec_extra);
+			char name[256];
+			const char *base;
+
+			snprintf(name, sizeof(name), "%.*s", (int)n, path);
+			base = strrchr(name, '/') ? strrchr(name, '/') + 1
+						  : name;
+			if (!strcmp(base, g->onexec)) {
+				s->tid = ev->tid;
+				s->start_event = ev->seq + 1;
+				return 0;
+			}
+		}
+		if (replay_step(&s->rp) < 0)
+			return -1;
+	}
+	if (g->pid)
+		mrr_err("trace %s: no process %d in the recording",
+			s->o->trace_dir, g->pid);
+	else
+		mrr_err("trace %s: no process of the recording runs a "
+			"program named %s",
+			s->o->trace_dir, g->onexec);
+	s->rp.status = MRR_EXIT_USAGE;
+	return -1;
 }

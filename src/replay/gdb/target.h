@@ -35,6 +35,8 @@ struct gdb_server {
 	char last_stop[128];
 	bool exited;
 	uint64_t start_event; /* the earliest event reverse goes back to */
+	bool start_held;      /* the start is the entry stop of that event */
+	bool exec_events;     /* gdb understands exec stop replies */
 	/* a reverse watchpoint stop shows the state before the write; going
 	 * forward, the hit comes first */
 	bool pending_hit;
@@ -56,6 +58,11 @@ void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
  * start (the first task's first instruction when start is 1). Returns 0 or
  * -1 (replay status set). */
 int gdb_restart(struct gdb_server *s, uint64_t start);
+
+/* Where -p PID / --onexec NAME start: sets tid, start_event and
+ * start_held. Returns 0, or -1 when the recording has no such process
+ * (message printed). */
+int gdb_find_start(struct gdb_server *s);
 
 /* rev.c: reverse-continue and reverse-step; write the stop reply. */
 void gdb_reverse_continue(struct gdb_server *s, char *reply, size_t len);
