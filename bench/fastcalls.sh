@@ -12,7 +12,9 @@
 # on the machine and its load. Builds nothing.
 #
 # Environment: RUNS (default 5), PREADS (200000), CLOCKS (500000),
-# WORKLOADS (default "preads clock").
+# WORKLOADS (default "preads clock python gcc make": also python3 -c pass,
+# gcc -O2 -c of a 200-line C file and make -j1 of a 10-file C project).
+# Needs gcc and make for those two.
 
 set -eu
 export LC_ALL=C
@@ -40,7 +42,53 @@ label[preads]="${PREADS:-200000} preads of 64 bytes"
 cmdline[preads]="$build/tests/programs/pread_loop ${PREADS:-200000}"
 label[clock]="${CLOCKS:-500000} x (clock_gettime + getpid)"
 cmdline[clock]="$build/bench/bench_clock_loop ${CLOCKS:-500000}"
-workloads=${WORKLOADS:-preads clock}
+# A 200-line C file, and a 10-file C project with a Makefile.
+gen_c() { # NAME FUNCS
+	local i
+	echo "#include <stdio.h>"
+	echo "#include <string.h>"
+	for ((i = 0; i < $2; i++)); do
+		echo "static int ${1}_f$i(const char *s, int x)"
+		echo "{"
+		echo "	int acc = (int)strlen(s);"
+		echo "	for (int k = 0; k < x; k++)"
+		echo "		acc = acc * 31 + (s[k % 4] ^ $i);"
+		echo "	return acc;"
+		echo "}"
+	done
+	echo "int ${1}_main(void)"
+	echo "{"
+	echo "	int t = 0;"
+	for ((i = 0; i < $2; i++)); do
+		echo "	t += ${1}_f$i(\"abcd\", $i);"
+	done
+	echo "	return t;"
+	echo "}"
+}
+mkdir -p "$tmp/cc" "$tmp/proj"
+gen_c one 25 >"$tmp/cc/hello.c"
+echo 'int one_main(void); int main(void) { return one_main() & 1; }' >>"$tmp/cc/hello.c"
+for ((n = 0; n < 10; n++)); do
+	gen_c "m$n" 8 >"$tmp/proj/m$n.c"
+done
+{
+	echo "int main(void) { return 0; }" >"$tmp/proj/main.c"
+	echo "OBJS = main.o $(for ((n = 0; n < 10; n++)); do printf 'm%d.o ' $n; done)"
+	echo "prog: \$(OBJS)"
+	printf '\t$(CC) -o $@ $(OBJS)\n'
+	echo "%.o: %.c"
+	printf '\t$(CC) -O2 -c $< -o $@\n'
+	echo "clean:"
+	printf '\trm -f prog *.o\n'
+} >"$tmp/proj/Makefile"
+python=$(python3 -c 'import sys; print(sys.executable)')
+label[python]="python3 -c pass"
+cmdline[python]="$python -c pass"
+label[gcc]="gcc -O2 -c of a $(wc -l <"$tmp/cc/hello.c")-line C file"
+cmdline[gcc]="gcc -O2 -c $tmp/cc/hello.c -o $tmp/cc/hello.o"
+label[make]="make -j1 of a 10-file C project"
+cmdline[make]="make -s -j1 -B -C $tmp/proj"
+workloads=${WORKLOADS:-preads clock python gcc make}
 
 # Runs a command under a time limit, appending its wall time in seconds
 # to the file $1.

@@ -13,6 +13,7 @@
 #include <asm/stat.h>
 #include <asm/unistd.h>
 #include <linux/errno.h>
+#include <asm/ioctls.h>
 #include <linux/fcntl.h>
 #include <linux/mman.h>
 #include <stdint.h>
@@ -168,13 +169,40 @@ static void sb_maybe_flush(volatile struct mrr_syscallbuf_hdr *hdr)
 		sb_call_traced(MRR_SYSCALL_FLUSH, 0, 0, 0);
 }
 
-static int sb_fd_is_regular(long fd)
+/* File types sb_fd_type tells apart. */
+#define SB_FD_OTHER 0
+#define SB_FD_REG   1
+#define SB_FD_FIFO  2
+
+static int sb_fd_type(long fd)
 {
 	struct stat st;
 
 	if (sb_untraced_syscall(__NR_fstat, fd, (long)&st, 0, 0, 0, 0) != 0)
-		return 0;
-	return (st.st_mode & 0170000) == 0100000;
+		return SB_FD_OTHER;
+	switch (st.st_mode & 0170000) {
+	case 0100000:
+		return SB_FD_REG;
+	case 0010000:
+		return SB_FD_FIFO;
+	default:
+		return SB_FD_OTHER;
+	}
+}
+
+/* Whether the pipe fd holds data now, so that a read of it returns at once
+ * (FIONREAD; nothing, or an error, and the read is traced). A reader in
+ * another process that empties the pipe between the look and the read
+ * makes the read wait untraced until more comes: signals for this task then
+ * wait too. (preadv2's RWF_NOWAIT would close that gap, but its flags are
+ * the sixth argument, which carries mrr's token.) */
+static int sb_pipe_has_data(long fd)
+{
+	int n = 0;
+
+	return sb_untraced_syscall(__NR_ioctl, fd, FIONREAD, (long)&n, 0, 0,
+				   0) == 0 &&
+	       n > 0;
 }
 
 /* Whether an openat may run untraced. It must not block (a FIFO without a
@@ -266,8 +294,16 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 
 	/* Decisions only the record can make; each one that says no takes
 	 * the traced path, so the replay finds no record here either. */
-	if ((c->flags & SB_REGULAR_FD) && !sb_fd_is_regular(c->args[0]))
-		return sb_traced(c);
+	if (c->flags & SB_REGULAR_FD) {
+		int type = sb_fd_type(c->args[0]);
+
+		if (type == SB_FD_FIFO && (c->flags & SB_PIPE_NOWAIT)) {
+			if (!sb_pipe_has_data(c->args[0]))
+				return sb_traced(c);
+		} else if (type != SB_FD_REG) {
+			return sb_traced(c);
+		}
+	}
 	if ((c->flags & SB_OPEN) && !sb_open_ok(c))
 		return sb_traced(c);
 	if (c->flags & SB_MADVISE) {
@@ -286,7 +322,11 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 
 	hdr->busy = 1;
 	SB_BARRIER();
-	res = (c->flags & SB_OPEN) ? sb_open_untraced(c) : sb_untraced(c);
+	if (c->flags & SB_OPEN) {
+		res = sb_open_untraced(c);
+	} else {
+		res = sb_untraced(c);
+	}
 	len = sb_data_len(c, res);
 	rec = sb_rec_at(hdr, used);
 	rec->size = sb_align8(sizeof(*rec) + len);

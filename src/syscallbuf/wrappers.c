@@ -29,15 +29,16 @@
 /* read and readv may block forever on a pipe, socket or tty, and mrr
  * delivers a signal only after a traced syscall, so a blocked untraced read
  * would never see the signal that should interrupt it: they are buffered on
- * regular files only. pread needs no check, as it fails at once with
- * ESPIPE on anything that is not seekable. */
+ * regular files, and on pipes only when the pipe holds data (FIONREAD);
+ * a read of an empty pipe is traced. pread needs no check, as it fails at once
+ * with ESPIPE on anything that is not seekable. */
 
 SB_EXPORT long read(int fd, void *buf, unsigned long count)
 {
 	struct sb_call c = SB_CALL(__NR_read, fd, buf, count, 0, 0);
 
 	c.rule = MRR_SB_RESULT;
-	c.flags = SB_REGULAR_FD;
+	c.flags = SB_REGULAR_FD | SB_PIPE_NOWAIT;
 	c.out = buf;
 	c.out_len = count;
 	return sb_ret(sb_run(&c));
@@ -89,7 +90,7 @@ SB_EXPORT long readv(int fd, const struct sb_iovec *iov, int iovcnt)
 		total += iov[i].len;
 	}
 	c.rule = MRR_SB_RESULT;
-	c.flags = SB_REGULAR_FD;
+	c.flags = SB_REGULAR_FD | SB_PIPE_NOWAIT;
 	c.iov = iov;
 	c.out_len = total;
 	return sb_ret(sb_run(&c));

@@ -1,9 +1,11 @@
 #!/bin/bash
-# sbuf_buffered.sh MRR PROG: the calls tests/programs/sbuf_open makes 2000
-# times each must show in `mrr dump -s` as buffered (at least 2000 of
-# them), not traced; and the replay of that recording must pass.
+# sbuf_buffered.sh MRR SBUF_OPEN SBUF_PIPE: the calls
+# tests/programs/sbuf_open makes 2000 times each must show in `mrr dump -s`
+# as buffered (at least 2000 of them), not traced, and so must the 500
+# reads and 500 readvs tests/programs/sbuf_pipe makes of a pipe that holds
+# data; the replays of both recordings must pass.
 set -u
-mrr=$1 prog=$2
+mrr=$1 prog=$2 pipe_prog=$3
 dir=$(mktemp -d /tmp/mrr-sbuf-buffered.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; cat "$dir/err" 2>/dev/null; exit 1; }
@@ -13,13 +15,28 @@ timeout 120 "$mrr" record -o "$dir/t" "$prog" >"$dir/out" 2>"$dir/err" ||
 grep -qx PASS "$dir/out" || fail "the program did not pass"
 timeout 60 "$mrr" dump -s "$dir/t" >"$dir/stats" 2>"$dir/err" ||
 	fail "dump -s failed"
+# expect STATS CALL MIN: at least MIN of CALL buffered
+expect() {
+	local n
+	n=$(awk -v c="$2" '$1 == c && $4 == "buffered)" {
+		sub(/^\(/, "", $3); print $3 }' "$1")
+	[ -n "$n" ] && [ "$n" -ge "$3" ] ||
+		fail "$2: ${n:-no} buffered calls, expected at least $3:
+$(grep -w "$2" "$1")"
+}
 for call in openat access readlink readlinkat getuid getgid geteuid getegid; do
-	n=$(awk -v c="$call" '$1 == c && $4 == "buffered)" {
-		sub(/^\(/, "", $3); print $3 }' "$dir/stats")
-	[ -n "$n" ] && [ "$n" -ge 2000 ] ||
-		fail "$call: ${n:-no} buffered calls, expected at least 2000:
-$(grep -w "$call" "$dir/stats")"
+	expect "$dir/stats" "$call" 2000
 done
 timeout 120 "$mrr" replay -q "$dir/t" >"$dir/rout" 2>"$dir/err" ||
 	fail "replay failed"
-echo "ok: open, access, readlink and the id calls were buffered"
+
+timeout 120 "$mrr" record -o "$dir/p" "$pipe_prog" >"$dir/out" 2>"$dir/err" ||
+	fail "record of the pipe reader failed"
+grep -qx PASS "$dir/out" || fail "the pipe reader did not pass"
+timeout 60 "$mrr" dump -s "$dir/p" >"$dir/pstats" 2>"$dir/err" ||
+	fail "dump -s failed"
+expect "$dir/pstats" read 500
+expect "$dir/pstats" readv 500
+timeout 120 "$mrr" replay -q "$dir/p" >"$dir/rout" 2>"$dir/err" ||
+	fail "replay of the pipe reader failed"
+echo "ok: open, access, readlink, the id calls and pipe reads were buffered"
