@@ -13,6 +13,7 @@
 #include "replay/session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -61,6 +62,10 @@ struct checkpoints {
 	struct checkpoint start;
 	struct checkpoint *list;
 	size_t n;
+	/* processes killed here that may linger as zombies: their real
+	 * parent is a stopped copy, or a live task (see reap()) */
+	pid_t *dead;
+	size_t ndead;
 	char why[256];
 };
 
@@ -91,14 +96,49 @@ struct checkpoints *checkpoints_new(struct replayer *rp, unsigned max,
 	return s;
 }
 
-static void kill_task(pid_t tid)
+/* Reaps the zombies of processes killed earlier whose real parent has
+ * died since, so that they became mrr's (the subreaper's) children. Only
+ * exits are taken: the wait peeks first, so a stop of a live task that
+ * got a recycled pid is left for the replay. */
+static void reap(struct checkpoints *s)
 {
+	size_t i = 0;
+
+	while (i < s->ndead) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)s->dead[i], &si,
+			   WEXITED | WNOHANG | WNOWAIT | __WALL) == 0 &&
+		    si.si_pid == s->dead[i] &&
+		    (si.si_code == CLD_EXITED || si.si_code == CLD_KILLED ||
+		     si.si_code == CLD_DUMPED)) {
+			waitid(P_PID, (id_t)s->dead[i], &si, WEXITED | __WALL);
+			s->dead[i] = s->dead[--s->ndead];
+		} else if (kill(s->dead[i], 0) < 0 && errno == ESRCH) {
+			s->dead[i] = s->dead[--s->ndead];
+		} else {
+			i++;
+		}
+	}
+}
+
+/* Kills a traced process and takes its exit as its tracer; a real parent
+ * other than mrr still has to reap it (reap()). */
+static void kill_task(struct checkpoints *s, pid_t tid)
+{
+	pid_t *g;
 	int status;
 
 	kill(tid, SIGKILL);
 	while (waitpid(tid, &status, __WALL) == tid && !WIFEXITED(status) &&
 	       !WIFSIGNALED(status))
 		;
+	g = realloc(s->dead, (s->ndead + 1) * sizeof(*g));
+	if (!g)
+		return;
+	s->dead = g;
+	s->dead[s->ndead++] = tid;
 }
 
 static void free_shared(struct cp_task *ct)
@@ -112,12 +152,13 @@ static void free_shared(struct cp_task *ct)
 	ct->nshared = 0;
 }
 
-static void free_checkpoint(struct checkpoint *cp, const char *tmpdir)
+static void free_checkpoint(struct checkpoints *s, struct checkpoint *cp)
 {
+	const char *tmpdir = s->rp->tmpdir;
 	size_t i;
 
 	for (i = 0; i < cp->ntasks; i++) {
-		kill_task(cp->tasks[i].saved.t.tid);
+		kill_task(s, cp->tasks[i].saved.t.tid);
 		free_shared(&cp->tasks[i]);
 	}
 	free(cp->tasks);
@@ -139,7 +180,8 @@ void checkpoint_drop(struct checkpoints *s, struct checkpoint *cp)
 			s->n--;
 			break;
 		}
-	free_checkpoint(cp, s->rp->tmpdir);
+	free_checkpoint(s, cp);
+	reap(s);
 }
 
 void checkpoints_free(struct checkpoints *s)
@@ -148,6 +190,7 @@ void checkpoints_free(struct checkpoints *s)
 		return;
 	while (s->list)
 		checkpoint_drop(s, s->list);
+	free(s->dead);
 	free(s);
 }
 
@@ -220,6 +263,26 @@ static uint64_t session_event(struct replayer *rp)
 
 /* ---- taking ---- */
 
+/* The state letter of /proc/TID/stat ('R', 'S', 'D', 't', ...), or 0. */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the name may hold anything */
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 /* Brings a task that is between two of its stops (a new child before its
  * first stop, a parent on its way out of fork) to that stop, as
  * ptask_next_stop would on its way to the next event. Only stops already
@@ -240,7 +303,9 @@ static int settle(struct checkpoints *s, struct ptask *t)
 				      "pid %d cannot be waited for: %s",
 				      t->rec_tid, strerror(errno));
 		if (si.si_pid == 0) {
-			if (++tries > 20)
+			/* asleep in the kernel (a vfork parent): not soon */
+			if (++tries > 20 || task_state(t->t.tid) == 'D' ||
+			    task_state(t->t.tid) == 'S')
 				return refuse(s, -EAGAIN,
 					      "pid %d is inside a syscall "
 					      "(a vfork parent waits for its "
@@ -543,7 +608,8 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 		cp->ncopies = rp->ncopies;
 	}
 	if (err) {
-		free_checkpoint(cp, rp->tmpdir);
+		free_checkpoint(s, cp);
+		reap(s);
 		return err;
 	}
 	memcpy(cp->recent, rp->recent, sizeof(cp->recent));
@@ -557,15 +623,16 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 
 /* ---- restoring ---- */
 
-static void kill_live(struct replayer *rp)
+static void kill_live(struct checkpoints *s)
 {
+	struct replayer *rp = s->rp;
 	struct ptask *t;
 
 	for (t = rp->tasks; t; t = t->next)
 		kill(t->t.tid, SIGKILL);
 	while ((t = rp->tasks)) {
 		rp->tasks = t->next;
-		kill_task(t->t.tid);
+		kill_task(s, t->t.tid);
 		tracee_close_mem(&t->t);
 		free(t);
 	}
@@ -574,7 +641,7 @@ static void kill_live(struct replayer *rp)
 /* A live task from the copy ct: a fork of it, with the saved registers,
  * in a syscall-exit stop like every task between events (an injected
  * getpid gets it there from its first stop). */
-static struct ptask *revive(struct replayer *rp, struct cp_task *ct)
+static struct ptask *revive(struct checkpoints *s, struct cp_task *ct)
 {
 	struct ptask *t = calloc(1, sizeof(*t));
 	pid_t live;
@@ -607,7 +674,7 @@ static struct ptask *revive(struct replayer *rp, struct cp_task *ct)
 	if (err) {
 		mrr_err("cannot restore pid %d (live pid %d): %s",
 			ct->saved.rec_tid, live, strerror(-err));
-		kill_task(live);
+		kill_task(s, live);
 		tracee_close_mem(&t->t);
 		free(t);
 		return NULL;
@@ -622,7 +689,8 @@ int checkpoint_restore(struct checkpoints *s, struct checkpoint *cp)
 	size_t i;
 	int err;
 
-	kill_live(rp);
+	kill_live(s);
+	reap(s);
 	err = cp_files_restore(&cp->files, rp->tmpdir);
 	if (err < 0) {
 		mrr_err("cannot restore the replay's files in %s at event "
@@ -636,7 +704,7 @@ int checkpoint_restore(struct checkpoints *s, struct checkpoint *cp)
 	while (err > 0 && cp->next)
 		checkpoint_drop(s, cp->next);
 	for (i = 0; i < cp->ntasks; i++) {
-		struct ptask *t = revive(rp, &cp->tasks[i]);
+		struct ptask *t = revive(s, &cp->tasks[i]);
 
 		if (!t)
 			return rp->status = MRR_EXIT_OSERR;
