@@ -4,6 +4,14 @@
 # and checks gdb's output and mrr's exit status (issue 13).
 set -u
 MRR=$1 PROG=$2 SEED=$3 CASE=$4 EXECPROG=${5:-}
+# NAME_cp: the same with a checkpoint every few events, so that going back
+# restores checkpoints instead of replaying from the start
+case $CASE in
+*_cp)
+	CASE=${CASE%_cp}
+	export MRR_GDB_CHECKPOINT_EVERY=7
+	;;
+esac
 SRC=$(cd "$(dirname "$0")" && pwd)/gdb_prog.c
 command -v gdb >/dev/null ||
 	{ echo "SKIP: gdb is not installed (scripts/install-deps.sh installs it)"; exit 77; }
@@ -153,6 +161,7 @@ break gdb_prog.c:$PRINTF
 continue
 watch counter
 reverse-continue
+reverse-continue
 G
 	session p "$W/s.gdb"
 	# reverse-step from the line after the call goes into it
@@ -164,6 +173,8 @@ G
 		fail "reverse-finish did not return to the caller"
 	expect 'Old value = 40'
 	expect 'New value = 30'
+	expect 'Old value = 30'
+	expect 'New value = 20'
 	grep -EA3 'New value = 30' "$W/gdb.out" | grep -Eq "^$COUNTER\s+counter = i" ||
 		fail "reverse-continue on the watchpoint is not at the write"
 	verified

@@ -6,6 +6,7 @@
  * again by its registers and stack (struct replay_pos). */
 #include "core/insn.h"
 #include "core/log.h"
+#include "replay/checkpoint.h"
 #include "replay/gdb/target.h"
 
 #include <inttypes.h>
@@ -61,7 +62,7 @@ static int go_to(struct gdb_server *s, const struct gpos *g)
 		return 0;
 	want.tid = s->tid;
 	want.to = &g->p;
-	if (replay_run(&s->rp, &want, &why) < 0 || why.why != REPLAY_STOP_POS)
+	if (gdb_run(s, &want, &why) < 0 || why.why != REPLAY_STOP_POS)
 		return -1;
 	return 0;
 }
@@ -101,8 +102,25 @@ static void note_hit(struct gdb_server *s, const struct replay_stopped *why,
 	read_watched(s, seen, known);
 }
 
-/* The last hit of gdb's breakpoints and watchpoints before cur. */
-static int last_hit(struct gdb_server *s, const struct gpos *cur, struct hit *h)
+static bool same_place(struct gdb_server *s, const struct gpos *cur)
+{
+	struct replay_pos here;
+
+	replay_position(&s->rp, &here);
+	return here.regs.rip == cur->p.regs.rip &&
+	       here.regs.rsp == cur->p.regs.rsp &&
+	       here.regs.rax == cur->p.regs.rax &&
+	       here.regs.rbx == cur->p.regs.rbx &&
+	       here.regs.rcx == cur->p.regs.rcx &&
+	       here.regs.rdx == cur->p.regs.rdx &&
+	       here.regs.rbp == cur->p.regs.rbp &&
+	       (cur->held || here.stack_hash == cur->p.stack_hash);
+}
+
+/* The last hit of gdb's breakpoints and watchpoints from the boundary
+ * before event from up to hi. */
+static int hit_in(struct gdb_server *s, uint64_t from, const struct gpos *hi,
+		  struct hit *h)
 {
 	struct replay_stop want = {0};
 	struct replay_stopped why;
@@ -111,29 +129,72 @@ static int last_hit(struct gdb_server *s, const struct gpos *cur, struct hit *h)
 	int k;
 
 	memset(h, 0, sizeof(*h));
-	if (gdb_restart(s, s->start_event) < 0)
+	if (gdb_restart(s, from) < 0)
 		return -1;
 	want.tid = s->tid;
 	want.bps = s->bps;
 	want.nbps = s->nbps;
-	if (cur->p.unit != REPLAY_AT_EVENT)
-		want.to = &cur->p;
+	if (hi->p.unit != REPLAY_AT_EVENT)
+		want.to = &hi->p;
 	else
-		want.before_event = cur->p.event;
+		want.before_event = hi->p.event;
 	read_watched(s, seen, known);
+	mrr_debug("reverse: hits from event %" PRIu64 " to event %" PRIu64
+		  "%s (rip 0x%llx)",
+		  from, hi->p.event, hi->held ? " held" : "", hi->p.regs.rip);
 	for (;;) {
-		if (replay_run(&s->rp, &want, &why) < 0)
+		if (gdb_run(s, &want, &why) < 0)
 			return -1;
+		mrr_debug("reverse: stop %d at event %" PRIu64
+			  " addr 0x%" PRIx64,
+			  why.why, s->rp.nreplayed, why.addr);
 		if (why.why != REPLAY_STOP_BREAKPOINT &&
 		    why.why != REPLAY_STOP_WATCH)
 			break;
+		/* a watchpoint (or hardware breakpoint) that fires where
+		 * the sought position is, before its breakpoint does: that
+		 * hit is the position itself, not one before it */
+		if (hi->p.unit != REPLAY_AT_EVENT && !why.syscall &&
+		    s->rp.nreplayed == hi->p.event && same_place(s, hi))
+			continue;
 		note_hit(s, &why, seen, known, h);
 	}
-	if (!cur->held || why.why != REPLAY_STOP_EVENT)
+	if (!hi->held || why.why != REPLAY_STOP_EVENT)
 		return 0;
 	while ((k = replay_hold(&s->rp, &want, &why)) == 2)
 		note_hit(s, &why, seen, known, h);
 	return k < 0 ? -1 : 0;
+}
+
+/* The last hit before cur: searched from the nearest checkpoint before
+ * it, then from the one before that, back to the start. */
+static int last_hit(struct gdb_server *s, const struct gpos *cur, struct hit *h)
+{
+	struct gpos bound;
+	const struct gpos *hi = cur;
+	uint64_t upto = cur->p.unit == REPLAY_AT_EVENT && !cur->held
+				? cur->p.event - 1
+				: cur->p.event;
+
+	for (;;) {
+		uint64_t from = s->start_event;
+
+		if (s->cps) {
+			uint64_t e = checkpoint_event(
+				checkpoint_nearest_before(s->cps, upto));
+
+			if (e > from)
+				from = e;
+		}
+		if (hit_in(s, from, hi, h) < 0)
+			return -1;
+		if (h->found || from <= s->start_event)
+			return 0;
+		memset(&bound, 0, sizeof(bound));
+		bound.p.event = from;
+		hi = &bound;
+		upto = from - 1;
+	}
 }
 
 /* At a data watchpoint's hit (after the store), shows gdb the state before
@@ -204,21 +265,6 @@ void gdb_reverse_continue(struct gdb_server *s, char *reply, size_t len)
 out_error:
 	mrr_err("reverse execution failed at event %" PRIu64, cur.p.event);
 	snprintf(reply, len, "E01");
-}
-
-static bool same_place(struct gdb_server *s, const struct gpos *cur)
-{
-	struct replay_pos here;
-
-	replay_position(&s->rp, &here);
-	return here.regs.rip == cur->p.regs.rip &&
-	       here.regs.rsp == cur->p.regs.rsp &&
-	       here.regs.rax == cur->p.regs.rax &&
-	       here.regs.rbx == cur->p.regs.rbx &&
-	       here.regs.rcx == cur->p.regs.rcx &&
-	       here.regs.rdx == cur->p.regs.rdx &&
-	       here.regs.rbp == cur->p.regs.rbp &&
-	       (cur->held || here.stack_hash == cur->p.stack_hash);
 }
 
 void gdb_reverse_step(struct gdb_server *s, char *reply, size_t len)

@@ -5,6 +5,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "replay/gdb/target.h"
+#include "replay/checkpoint.h"
 #include "replay/replayer.h"
 #include "replay/watchdog.h"
 
@@ -314,7 +315,7 @@ static void resume(struct gdb_server *s, bool step)
 	want.step = step;
 	want.report_exit = true;
 	do
-		replay_run(&s->rp, &want, &why);
+		gdb_run(s, &want, &why);
 	while (why.why == REPLAY_STOP_EXEC && !s->exec_events);
 	gdb_stop_reply(s, &why, reply, sizeof(reply));
 	gdb_send(&s->c, reply);
@@ -558,6 +559,7 @@ out_close:
 	if (lfd >= 0)
 		close(lfd);
 	watchdog_stop();
+	checkpoints_free(s->cps);
 	replay_close(&s->rp);
 	if (gdb_pid > 0) {
 		int st;

@@ -5,6 +5,7 @@
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
+#include "replay/checkpoint.h"
 #include "replay/replayer.h"
 
 #include <inttypes.h>
@@ -141,16 +142,13 @@ void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
 	snprintf(s->last_stop, sizeof(s->last_stop), "%s", buf);
 }
 
-int gdb_restart(struct gdb_server *s, uint64_t start)
+/* A new session at the start of the trace, with its checkpoint set. */
+static int reopen(struct gdb_server *s)
 {
-	struct replay_stop want = {0};
-	struct replay_stopped why;
 	int err;
 
-	uint64_t echoed = s->rp.nreplayed > s->rp.echo_from ? s->rp.nreplayed
-							    : s->rp.echo_from;
-
-	gdb_undo_all(s);
+	checkpoints_free(s->cps);
+	s->cps = NULL;
 	if (s->rp.r)
 		replay_close(&s->rp);
 	err = replay_open(&s->rp, s->o);
@@ -158,11 +156,96 @@ int gdb_restart(struct gdb_server *s, uint64_t start)
 		s->rp.status = err;
 		return -1;
 	}
+	s->cps = checkpoints_new(&s->rp, 0, 0);
+	s->last_checkpoint = 0;
+	return 0;
+}
+
+/* Events between checkpoints: GDB_CHECKPOINT_EVERY, or
+ * MRR_GDB_CHECKPOINT_EVERY from the environment (tests use small ones). */
+static uint64_t checkpoint_every(void)
+{
+	static uint64_t every;
+
+	if (!every) {
+		const char *v = getenv("MRR_GDB_CHECKPOINT_EVERY");
+
+		every = v && atoll(v) > 0 ? (uint64_t)atoll(v)
+					  : GDB_CHECKPOINT_EVERY;
+	}
+	return every;
+}
+
+/* A checkpoint every checkpoint_every() events, where one can be taken
+ * (an event boundary with no task held ahead). */
+static void maybe_checkpoint(struct gdb_server *s)
+{
+	struct replay_pos pos;
+	struct checkpoint *cp;
+
+	if (!s->cps || s->rp.status || replay_held_task(&s->rp) ||
+	    s->rp.nreplayed < s->last_checkpoint + checkpoint_every())
+		return;
+	replay_position(&s->rp, &pos);
+	if (pos.unit != REPLAY_AT_EVENT)
+		return;
+	s->last_checkpoint = s->rp.nreplayed;
+	if (checkpoint_take(s->cps, &cp) < 0)
+		mrr_debug("no checkpoint at event %" PRIu64 ": %s",
+			  s->rp.nreplayed, checkpoints_why_not(s->cps));
+}
+
+int gdb_run(struct gdb_server *s, const struct replay_stop *want,
+	    struct replay_stopped *why)
+{
+	static const struct replay_stop nothing;
+	struct replay_stop chunk = want ? *want : nothing;
+	uint64_t limit = chunk.before_event;
+
+	for (;;) {
+		uint64_t next;
+
+		maybe_checkpoint(s);
+		next = (s->rp.nreplayed > s->last_checkpoint
+				? s->rp.nreplayed
+				: s->last_checkpoint) +
+		       checkpoint_every();
+		chunk.before_event = limit && limit <= next ? limit : next;
+		if (!s->cps)
+			chunk.before_event = limit;
+		if (replay_run(&s->rp, &chunk, why) < 0)
+			return -1;
+		if (why->why != REPLAY_STOP_EVENT ||
+		    (limit && s->rp.nreplayed >= limit))
+			return 0;
+	}
+}
+
+int gdb_restart(struct gdb_server *s, uint64_t start)
+{
+	struct replay_stop want = {0};
+	struct replay_stopped why;
+	uint64_t echoed = s->rp.nreplayed > s->rp.echo_from ? s->rp.nreplayed
+							    : s->rp.echo_from;
+
+	if (!start)
+		start = 1;
+	gdb_undo_all(s);
+	if (!s->rp.r || !s->cps) {
+		if (reopen(s) < 0)
+			return -1;
+	} else if (checkpoint_restore(
+			   s->cps, checkpoint_nearest_before(s->cps, start))) {
+		mrr_debug("checkpoint restore failed: replaying from the "
+			  "start");
+		if (reopen(s) < 0)
+			return -1;
+	}
 	s->rp.echo_from = echoed;
 	s->exited = false;
 	s->pending_hit = false;
-	want.before_event = start ? start : 1;
-	if (replay_run(&s->rp, &want, &why) < 0)
+	want.before_event = start;
+	if (s->rp.nreplayed < start && gdb_run(s, &want, &why) < 0)
 		return -1;
 	if (s->start_held && start == s->start_event &&
 	    replay_hold(&s->rp, NULL, NULL) < 0)

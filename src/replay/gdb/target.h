@@ -10,6 +10,10 @@
 #include "replay/session.h"
 
 #define GDB_MAX_BPS 64
+/* events between the checkpoints a session takes as it goes forward */
+#define GDB_CHECKPOINT_EVERY 5000
+
+struct checkpoints;
 
 /* A change gdb made to the task, undone before the replay goes on. */
 struct gdb_undo {
@@ -20,6 +24,9 @@ struct gdb_undo {
 
 struct gdb_server {
 	struct replayer rp;
+	struct checkpoints *cps; /* NULL: every going back replays from the
+				    start */
+	uint64_t last_checkpoint;
 	const struct replay_opts *o;
 	const struct gdb_opts *g;
 	struct gdb_conn c;
@@ -54,10 +61,15 @@ void gdb_undo_all(struct gdb_server *s);
 /* Formats the stop reply for why into buf. */
 void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
 		    char *buf, size_t buflen);
-/* Restarts the session from the beginning of the trace, stopped before
- * start (the first task's first instruction when start is 1). Returns 0 or
- * -1 (replay status set). */
+/* Brings the session back to the boundary before event start (the first
+ * task's first instruction when start is 1; held at that event's stop when
+ * it is the -p start), from the nearest checkpoint before it (the start of
+ * the trace at worst). Returns 0 or -1 (replay status set). */
 int gdb_restart(struct gdb_server *s, uint64_t start);
+
+/* replay_run for the server: takes checkpoints on the way. */
+int gdb_run(struct gdb_server *s, const struct replay_stop *want,
+	    struct replay_stopped *why);
 
 /* Where -p PID / --onexec NAME start: sets tid, start_event and
  * start_held. Returns 0, or -1 when the recording has no such process
