@@ -82,7 +82,8 @@ break gdb_prog.c:$LOOP
 continue
 print local
 x/4gx heap
-break square
+print square(3)
+hbreak square
 continue
 bt
 finish
@@ -106,7 +107,9 @@ G
 	expect '0x0000000000001111\s+0x0000000000002222'
 	expect '0x0000000000003333\s+0x0000000000004444'
 	expect '^#1 +0x[0-9a-f]+ in main \(\) at .*gdb_prog.c'
-	expect '^Value returned is \$2 = 0$'
+	expect '^\$2 = 9$'
+	expect '^Breakpoint 3, square \(x=0\)'
+	expect '^Value returned is \$3 = 0$'
 	expect "^$PRINTF\s+printf"
 	expect 'libc\.so\.6'
 	expect '^\* 1 +'

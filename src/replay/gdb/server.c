@@ -10,6 +10,8 @@
 #include "replay/watchdog.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <sys/ptrace.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -291,6 +293,79 @@ static void breakpoint_packet(struct gdb_server *s, bool insert,
 	gdb_send(&s->c, "OK");
 }
 
+/* Whether gdb changed the task's registers to call a function in it
+ * (print f(x)): it then runs as gdb wants, outside the replay, until gdb
+ * puts the registers back. */
+static bool diverted(struct gdb_server *s)
+{
+	struct ptask *t = gdb_task(s);
+	struct user_regs_struct r;
+	const struct user_regs_struct *o = &s->saved_regs.g;
+
+	if (!s->regs_saved || !t || tracee_get_regs(&t->t, &r) < 0)
+		return false;
+	return r.rip != o->rip || r.rsp != o->rsp || r.rax != o->rax ||
+	       r.rdi != o->rdi || r.rsi != o->rsi || r.rbp != o->rbp;
+}
+
+/* Runs the task for gdb's own call: gdb's breakpoints in place, its
+ * syscalls refused (ENOSYS), until a breakpoint, a step or a signal. */
+static void divert(struct gdb_server *s, bool step, char *reply, size_t len)
+{
+	struct ptask *t = gdb_task(s);
+	static const uint8_t int3 = 0xcc;
+	uint8_t saved[GDB_MAX_BPS];
+	bool in[GDB_MAX_BPS] = {false};
+	struct user_regs_struct r;
+	siginfo_t si;
+	int status = 0;
+
+	for (size_t i = 0; i < s->nbps; i++)
+		in[i] = !step && s->bps[i].type == REPLAY_BP_SW &&
+			tracee_read_all(&t->t, s->bps[i].addr, &saved[i], 1) ==
+				0 &&
+			tracee_write_all(&t->t, s->bps[i].addr, &int3, 1) == 0;
+	for (;;) {
+		if (ptrace(step ? PTRACE_SINGLESTEP : PTRACE_CONT, t->t.tid, 0,
+			   0) < 0 ||
+		    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status)) {
+			status = -1;
+			break;
+		}
+		if ((status >> 16) != PTRACE_EVENT_SECCOMP ||
+		    tracee_get_regs(&t->t, &r) < 0)
+			break;
+		r.orig_rax = (uint64_t)-1; /* not in the recording: refused */
+		r.rax = (uint64_t)-ENOSYS;
+		if (tracee_set_regs(&t->t, &r) < 0)
+			break;
+	}
+	for (size_t i = s->nbps; i-- > 0;)
+		if (in[i] &&
+		    tracee_write_all(&t->t, s->bps[i].addr, &saved[i], 1) < 0)
+			mrr_debug("breakpoint not removed after a call");
+	if (status < 0) {
+		mrr_err("pid %d died in a function gdb called; the replay "
+			"cannot go on",
+			s->tid);
+		s->exited = true;
+		s->rp.status = MRR_EXIT_SOFTWARE;
+		snprintf(reply, len, "X09");
+		return;
+	}
+	if (WSTOPSIG(status) == SIGTRAP &&
+	    ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) == 0 &&
+	    si.si_code == SI_KERNEL && tracee_get_regs(&t->t, &r) == 0) {
+		r.rip--;
+		if (tracee_set_regs(&t->t, &r) == 0) {
+			snprintf(reply, len, "T05thread:%x;swbreak:;", s->tid);
+			return;
+		}
+	}
+	snprintf(reply, len, "T%02xthread:%x;", WSTOPSIG(status) & 0x7f,
+		 s->tid);
+}
+
 static void resume(struct gdb_server *s, bool step)
 {
 	struct replay_stop want = {0};
@@ -299,6 +374,12 @@ static void resume(struct gdb_server *s, bool step)
 
 	if (s->exited) {
 		gdb_send(&s->c, "E01");
+		return;
+	}
+	if (diverted(s)) {
+		divert(s, step, reply, sizeof(reply));
+		snprintf(s->last_stop, sizeof(s->last_stop), "%s", reply);
+		gdb_send(&s->c, reply);
 		return;
 	}
 	gdb_undo_all(s);
