@@ -7,7 +7,6 @@
 
 #include "core/exitcodes.h"
 #include "core/log.h"
-#include "core/proc.h"
 #include "replay/checkpoint_files.h"
 #include "replay/ptask.h"
 #include "replay/session.h"
@@ -20,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -27,9 +27,12 @@
 #include <unistd.h>
 
 /* One range of shared memory, as it was at the checkpoint. */
+/* One range of memory fork does not carry over (shared with other
+ * processes, or wiped in a child), as it was at the checkpoint. */
 struct cp_range {
 	uint64_t addr;
 	uint64_t len;
+	unsigned prot; /* PROT_*, for writing it back */
 	uint8_t *data;
 };
 
@@ -436,28 +439,82 @@ static int inject_fork(struct tracee *t, pid_t *child_out)
 	return 0;
 }
 
-/* Saves the contents of t's shared mappings that are not the replay's
- * file copies (those are saved as files). */
+/* A mapping as /proc/PID/smaps shows it, with the VmFlags fork obeys. */
+struct smaps_vma {
+	uint64_t start, end;
+	unsigned prot;
+	bool shared;
+	bool dontcopy;	 /* "dc": MADV_DONTFORK, absent in a child */
+	bool wipeonfork; /* "wf": MADV_WIPEONFORK, zeroes in a child */
+	char name[256];
+};
+
+/* Reads the next mapping of f (smaps). Returns 1, or 0 at the end. */
+static int next_smaps_vma(FILE *f, struct smaps_vma *v)
+{
+	char line[512], perms[8];
+	unsigned long long a, b;
+	int name_at = 0;
+
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &a, &b, perms,
+			   &name_at) >= 3 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			memset(v, 0, sizeof(*v));
+			v->start = a;
+			v->end = b;
+			v->prot = (perms[0] == 'r' ? PROT_READ : 0) |
+				  (perms[1] == 'w' ? PROT_WRITE : 0) |
+				  (perms[2] == 'x' ? PROT_EXEC : 0);
+			v->shared = perms[3] == 's';
+			if (name_at)
+				snprintf(v->name, sizeof(v->name), "%.*s",
+					 (int)strcspn(line + name_at, "\n"),
+					 line + name_at);
+			continue;
+		}
+		if (!strncmp(line, "VmFlags:", 8)) {
+			v->dontcopy = strstr(line, " dc") != NULL;
+			v->wipeonfork = strstr(line, " wf") != NULL;
+			return 1; /* the last line of a mapping */
+		}
+	}
+	return 0;
+}
+
+/* Saves the contents of t's memory that fork does not keep for the copy:
+ * shared mappings other than the replay's file copies (those are saved as
+ * files), and MADV_WIPEONFORK ranges. A MADV_DONTFORK range is not in the
+ * copy at all: no checkpoint then. */
 static int save_shared(struct checkpoints *s, struct ptask *t,
 		       struct cp_task *ct, uint64_t *bytes)
 {
 	const char *tmpdir = s->rp->tmpdir;
 	size_t tlen = strlen(tmpdir);
-	struct proc_vma *v = NULL;
-	long n, i;
+	struct smaps_vma v;
+	char path[64];
 	int err = 0;
+	FILE *f;
 
-	n = proc_read_vmas(t->t.tid, false, &v);
-	if (n < 0)
+	snprintf(path, sizeof(path), "/proc/%d/smaps", t->t.tid);
+	f = fopen(path, "re");
+	if (!f)
 		return refuse(s, -EIO, "cannot read the mappings of pid %d",
 			      t->rec_tid);
-	for (i = 0; i < n && !err; i++) {
+	while (!err && next_smaps_vma(f, &v)) {
 		struct cp_range *g, *rg;
-		uint64_t len = v[i].end - v[i].start;
+		uint64_t len = v.end - v.start;
 
-		if (!v[i].shared ||
-		    (tlen && !strncmp(v[i].name, tmpdir, tlen) &&
-		     v[i].name[tlen] == '/'))
+		if (v.dontcopy) {
+			err = refuse(s, -ENOTSUP,
+				     "pid %d has memory that fork does not "
+				     "copy (MADV_DONTFORK at 0x%" PRIx64 ")",
+				     t->rec_tid, v.start);
+			break;
+		}
+		if (!v.wipeonfork &&
+		    (!v.shared || (tlen && !strncmp(v.name, tmpdir, tlen) &&
+				   v.name[tlen] == '/')))
 			continue;
 		if (*bytes + len > CHECKPOINT_MAX_SHARED) {
 			err = refuse(s, -EFBIG,
@@ -471,8 +528,9 @@ static int save_shared(struct checkpoints *s, struct ptask *t,
 			mrr_fatal("out of memory");
 		ct->shared = g;
 		rg = &g[ct->nshared];
-		rg->addr = v[i].start;
+		rg->addr = v.start;
 		rg->len = len;
+		rg->prot = v.prot;
 		rg->data = malloc(len);
 		if (!rg->data)
 			mrr_fatal("out of memory");
@@ -484,7 +542,30 @@ static int save_shared(struct checkpoints *s, struct ptask *t,
 				     t->rec_tid, rg->addr);
 		*bytes += len;
 	}
-	free(v);
+	fclose(f);
+	return err;
+}
+
+/* Writes a saved range back into t. The kernel refuses a forced write
+ * into a shared mapping without PROT_WRITE: such a range is made writable
+ * for the time of the write. Returns 0 or -errno. */
+static int write_back(struct ptask *t, const struct cp_range *rg)
+{
+	uint64_t args[6] = {rg->addr, rg->len, rg->prot | PROT_WRITE};
+	int64_t ret = 0;
+	int err;
+
+	if (rg->prot & PROT_WRITE)
+		return tracee_write_all(&t->t, rg->addr, rg->data, rg->len);
+	err = tracee_inject_syscall(&t->t, 1, SYS_mprotect, args, &ret);
+	if (!err && ret)
+		err = (int)ret;
+	if (!err)
+		err = tracee_write_all(&t->t, rg->addr, rg->data, rg->len);
+	args[2] = rg->prot;
+	if (tracee_inject_syscall(&t->t, 1, SYS_mprotect, args, &ret) < 0 ||
+	    ret)
+		err = err ? err : -EIO;
 	return err;
 }
 
@@ -669,8 +750,7 @@ static struct ptask *revive(struct checkpoints *s, struct cp_task *ct)
 	if (!err)
 		err = tracee_open_mem(&t->t);
 	for (i = 0; !err && i < ct->nshared; i++)
-		err = tracee_write_all(&t->t, ct->shared[i].addr,
-				       ct->shared[i].data, ct->shared[i].len);
+		err = write_back(t, &ct->shared[i]);
 	if (err) {
 		mrr_err("cannot restore pid %d (live pid %d): %s",
 			ct->saved.rec_tid, live, strerror(-err));
