@@ -259,6 +259,12 @@ P
 	[ "$rc" = 71 ] || fail "port in use: exit $rc, not 71"
 	[ "$(wc -l <"$W/srv.err")" = 1 ] && grep -q "port $PORT .* in use" "$W/srv.err" ||
 		fail "port in use: not one sentence: $(cat "$W/srv.err")"
+	# -g without a gdb to run: exit 71, no hang
+	mkdir "$W/nogdb"
+	ln -s "$(command -v timeout)" "$W/nogdb/timeout"
+	PATH=$W/nogdb timeout 30 "$MRR" replay -g "$W/p" >/dev/null 2>"$W/srv.err"
+	rc=$?
+	[ "$rc" = 71 ] || fail "-g without gdb: exit $rc, not 71"
 	;;
 follow)
 	# the first process by default, across its exec; -p and --onexec

@@ -13,7 +13,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int gdb_listen(const struct gdb_opts *g, int *port_out);
@@ -88,9 +90,23 @@ int gdb_accept(int lfd, const struct gdb_opts *g, int port, pid_t *gdb_pid)
 		printf("target extended-remote :%d\n", port);
 		fflush(stdout);
 	}
-	do
+	for (;;) {
+		struct pollfd p = {.fd = lfd, .events = POLLIN};
+		int st;
+
+		/* a gdb that could not start never connects */
+		if (*gdb_pid > 0 &&
+		    waitpid(*gdb_pid, &st, WNOHANG) == *gdb_pid) {
+			*gdb_pid = 0;
+			mrr_err("gdb ended before it connected to the replay");
+			return -1;
+		}
+		if (poll(&p, 1, 200) <= 0)
+			continue;
 		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	while (fd < 0 && errno == EINTR);
+		if (fd >= 0 || errno != EINTR)
+			break;
+	}
 	if (fd < 0) {
 		mrr_err("cannot accept gdb's connection: %s", strerror(errno));
 		return -1;
