@@ -163,8 +163,9 @@ static int classify_trap(struct replayer *rp, struct ptask *t,
 		why->addr = at;
 		if (at_to) {
 			if (regs_equal(&regs, &w->to->regs) &&
-			    replay_stack_hash(t, regs.rsp) ==
-				    w->to->stack_hash) {
+			    (!w->to->stack_hash ||
+			     replay_stack_hash(t, regs.rsp) ==
+				     w->to->stack_hash)) {
 				why->why = REPLAY_STOP_POS;
 				count_progress(rp, t, REPLAY_HITS);
 				return 1;

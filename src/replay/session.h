@@ -38,7 +38,10 @@ struct replay_pos {
 	enum replay_unit unit;
 	pid_t tid; /* recorded tid of the task that ran (inside an event) */
 	struct user_regs_struct regs; /* its registers there */
-	uint64_t stack_hash;	      /* of the 512 bytes at regs.rsp */
+	/* of the 512 bytes at regs.rsp; 0 in replay_stop.to: registers
+	 * alone (the kernel's signal frames keep the last trap's number,
+	 * which breakpoints change) */
+	uint64_t stack_hash;
 };
 
 /* Breakpoints and watchpoints. Software ones are int3 bytes present in the

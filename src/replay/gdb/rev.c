@@ -62,9 +62,15 @@ static int go_to(struct gdb_server *s, const struct gpos *g)
 		return 0;
 	want.tid = s->tid;
 	want.to = &g->p;
-	if (gdb_run(s, &want, &why) < 0 || why.why != REPLAY_STOP_POS)
+	if (gdb_run(s, &want, &why) < 0)
 		return -1;
-	return 0;
+	if (why.why != REPLAY_STOP_POS && g->p.stack_hash) {
+		struct gpos loose = *g;
+
+		loose.p.stack_hash = 0;
+		return go_to(s, &loose);
+	}
+	return why.why == REPLAY_STOP_POS ? 0 : -1;
 }
 
 struct hit {
@@ -158,6 +164,12 @@ static int hit_in(struct gdb_server *s, uint64_t from, const struct gpos *hi,
 		    s->rp.nreplayed == hi->p.event && same_place(s, hi))
 			continue;
 		note_hit(s, &why, seen, known, h);
+	}
+	if (want.to && why.why != REPLAY_STOP_POS && hi->p.stack_hash) {
+		struct gpos loose = *hi;
+
+		loose.p.stack_hash = 0;
+		return hit_in(s, from, &loose, h);
 	}
 	if (!hi->held || why.why != REPLAY_STOP_EVENT)
 		return 0;
