@@ -4,6 +4,7 @@
 #include "core/log.h"
 #include "core/tsc_patch.h"
 #include "trace/format.h"
+#include "trace/io.h"
 #include "trace/xxh64.h"
 
 #include <errno.h>
@@ -25,13 +26,12 @@
 #define MAX_SITES   (1 << 20)
 
 struct filecache {
-	int dir_fd;	  /* the cache directory itself */
-	int files_fd;	  /* its files/ */
-	int index_fd;	  /* its index/ */
-	int sites_fd;	  /* its sites/ */
-	int trace_fd;	  /* the trace's files/ */
-	bool sync;	  /* --sync: fsync what a trace links */
-	unsigned counter; /* for temporary names */
+	int dir_fd;   /* the cache directory itself */
+	int files_fd; /* its files/ */
+	int index_fd; /* its index/ */
+	int sites_fd; /* its sites/ */
+	int trace_fd; /* the trace's files/ */
+	bool sync;    /* --sync: fsync what a trace links */
 };
 
 /* index/KEY: what the cache knows of one source file. */
@@ -65,7 +65,8 @@ static void key_name(const uint64_t key[7], char *buf, size_t len)
 /* Makes (when missing) and opens the directory name in parent_fd, which
  * must be a real directory of ours that nobody else may write. Returns the
  * fd, -errno, or -EPERM after a warning. */
-static int open_private_dir(int parent_fd, const char *name, const char *shown)
+static int open_private_dir(int parent_fd, const char *name, const char *shown,
+			    bool quiet)
 {
 	struct stat st;
 	int fd;
@@ -75,7 +76,7 @@ static int open_private_dir(int parent_fd, const char *name, const char *shown)
 	fd = openat(parent_fd, name,
 		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno == ELOOP || errno == ENOTDIR) {
+		if ((errno == ELOOP || errno == ENOTDIR) && !quiet) {
 			mrr_err("not using the file cache %s: it is not a "
 				"directory",
 				shown);
@@ -88,16 +89,21 @@ static int open_private_dir(int parent_fd, const char *name, const char *shown)
 		return -errno;
 	}
 	if (st.st_uid != geteuid()) {
-		mrr_err("not using the file cache %s: it belongs to uid %u, "
-			"not to uid %u",
-			shown, (unsigned)st.st_uid, (unsigned)geteuid());
+		if (!quiet)
+			mrr_err("not using the file cache %s: it belongs to "
+				"uid %u, "
+				"not to uid %u",
+				shown, (unsigned)st.st_uid,
+				(unsigned)geteuid());
 		close(fd);
 		return -EPERM;
 	}
 	if (st.st_mode & 022) {
-		mrr_err("not using the file cache %s: other users can write "
-			"to it",
-			shown);
+		if (!quiet)
+			mrr_err("not using the file cache %s: other users can "
+				"write "
+				"to it",
+				shown);
 		close(fd);
 		return -EPERM;
 	}
@@ -124,16 +130,19 @@ static void make_parents(const char *path)
 		}
 }
 
-struct filecache *filecache_open(const char *trace_dir, bool sync)
+/* Opens (making what is missing) the user's cache directory; -1 when the
+ * cache is off, cannot be made, or is not safe to use (after a warning
+ * unless quiet). */
+static char shown[PATH_MAX + 16]; /* the cache directory, for messages */
+
+static int open_cache_dir(bool quiet)
 {
 	const char *off = getenv("MRR_NO_CACHE"), *xdg, *home;
-	char base[PATH_MAX], shown[PATH_MAX + 16], path[PATH_MAX + 8];
-	struct filecache *fc;
-	struct stat st;
-	int base_fd;
+	char base[PATH_MAX];
+	int base_fd, fd;
 
 	if (off && off[0] && strcmp(off, "0") != 0)
-		return NULL;
+		return -1;
 	xdg = getenv("XDG_CACHE_HOME");
 	home = getenv("HOME");
 	if (xdg && xdg[0] == '/')
@@ -141,29 +150,41 @@ struct filecache *filecache_open(const char *trace_dir, bool sync)
 	else if (home && home[0] == '/')
 		snprintf(base, sizeof(base), "%s/.cache", home);
 	else
-		return NULL;
+		return -1;
 	make_parents(base);
 	base_fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (base_fd < 0) {
 		mrr_debug("no file cache: cannot open %s: %s", base,
 			  strerror(errno));
-		return NULL;
+		return -1;
 	}
+	snprintf(shown, sizeof(shown), "%s/mrr", base);
+	fd = open_private_dir(base_fd, "mrr", shown, quiet);
+	close(base_fd);
+	return fd < 0 ? -1 : fd;
+}
+
+struct filecache *filecache_open(const char *trace_dir, bool sync)
+{
+	char path[PATH_MAX + 8];
+	struct filecache *fc;
+	struct stat st;
+	int dir_fd;
+
+	dir_fd = open_cache_dir(false);
+	if (dir_fd < 0)
+		return NULL;
 	fc = calloc(1, sizeof(*fc));
 	if (!fc) {
-		close(base_fd);
+		close(dir_fd);
 		return NULL;
 	}
+	fc->dir_fd = dir_fd;
 	fc->files_fd = fc->index_fd = fc->sites_fd = fc->trace_fd = -1;
 	fc->sync = sync;
-	snprintf(shown, sizeof(shown), "%s/mrr", base);
-	fc->dir_fd = open_private_dir(base_fd, "mrr", shown);
-	close(base_fd);
-	if (fc->dir_fd < 0)
-		goto out_free;
-	fc->files_fd = open_private_dir(fc->dir_fd, "files", shown);
-	fc->index_fd = open_private_dir(fc->dir_fd, "index", shown);
-	fc->sites_fd = open_private_dir(fc->dir_fd, "sites", shown);
+	fc->files_fd = open_private_dir(dir_fd, "files", shown, false);
+	fc->index_fd = open_private_dir(dir_fd, "index", shown, false);
+	fc->sites_fd = open_private_dir(dir_fd, "sites", shown, false);
 	if (fc->files_fd < 0 || fc->index_fd < 0 || fc->sites_fd < 0)
 		goto out_free;
 	/* The writer made the trace's files/ a moment ago, 0700 in a trace
@@ -221,15 +242,23 @@ out:
 	return ret;
 }
 
+/* A temporary name no other recording or replay uses. */
+static void tmp_name(char *buf, size_t len)
+{
+	static unsigned counter;
+
+	snprintf(buf, len, ".tmp.%d.%u", (int)getpid(), counter++);
+}
+
 /* Writes buf as name in dir_fd: a temporary file renamed over it. */
-static void write_atomic(struct filecache *fc, int dir_fd, const char *name,
-			 const void *buf, size_t len)
+static void write_atomic(int dir_fd, const char *name, const void *buf,
+			 size_t len)
 {
 	char tmp[64];
 	ssize_t n;
 	int fd;
 
-	snprintf(tmp, sizeof(tmp), ".tmp.%d.%u", (int)getpid(), fc->counter++);
+	tmp_name(tmp, sizeof(tmp));
 	fd = openat(dir_fd, tmp,
 		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
@@ -333,7 +362,7 @@ void filecache_add(struct filecache *fc, const struct stat *st,
 		return;
 	/* Our freshly hashed copy replaces whatever files/NAME held: an
 	 * older one may have been changed, and its entries then miss. */
-	snprintf(tmp, sizeof(tmp), ".tmp.%d.%u", (int)getpid(), fc->counter++);
+	tmp_name(tmp, sizeof(tmp));
 	if (linkat(fc->trace_fd, name, fc->files_fd, tmp, 0) < 0)
 		return;
 	if (renameat(fc->files_fd, tmp, fc->files_fd, name) < 0) {
@@ -351,7 +380,7 @@ void filecache_add(struct filecache *fc, const struct stat *st,
 	e.obj_mtime_ns = (uint64_t)t.st_mtim.tv_nsec;
 	e.check = trace_xxh64(&e, offsetof(struct fc_entry, check), 0);
 	key_name(e.key, kname, sizeof(kname));
-	write_atomic(fc, fc->index_fd, kname, &e, sizeof(e));
+	write_atomic(fc->index_fd, kname, &e, sizeof(e));
 }
 
 /* sites/NAME: magic, u64 count, count x (u64 offset, u64 len), u64 XXH64
@@ -437,6 +466,86 @@ void filecache_put_sites(struct filecache *fc, const char *name,
 	}
 	check = trace_xxh64(raw, len - 8, 0);
 	memcpy((char *)raw + len - 8, &check, 8);
-	write_atomic(fc, fc->sites_fd, name, raw, len);
+	write_atomic(fc->sites_fd, name, raw, len);
 	free(raw);
+}
+
+/* verified/KEY: a stored file of a trace whose hash a replay checked. */
+struct fc_verified {
+	char magic[8];
+	uint64_t key[7];
+	char name[MRR_STORED_NAME_MAX];
+	uint64_t check; /* XXH64 of the bytes before it */
+};
+#define VERIFIED_MAGIC "MRRFCV1"
+
+int filecache_check_stored(const char *path, const char *name)
+{
+	static int verified_fd = -2; /* -2: not opened yet; -1: no cache */
+	struct trace_xxh64_state hs;
+	struct fc_verified v;
+	struct stat st, after;
+	uint64_t key[7], want_hash, want_size, size = 0;
+	char kname[160], *end;
+	struct timespec now;
+	int fd, err;
+
+	if (!trace_valid_stored_name(name))
+		return -EINVAL;
+	want_hash = strtoull(name, &end, 16);
+	want_size = strtoull(end + 1, NULL, 16);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return errno == ELOOP ? -ENOENT : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -ENOENT;
+	}
+	if (verified_fd == -2) {
+		int dir_fd = open_cache_dir(true);
+
+		verified_fd = dir_fd < 0 ? -1
+					 : open_private_dir(dir_fd, "verified",
+							    shown, true);
+		if (verified_fd < -1)
+			verified_fd = -1;
+		if (dir_fd >= 0)
+			close(dir_fd);
+	}
+	key_of(&st, key);
+	key_name(key, kname, sizeof(kname));
+	if (verified_fd >= 0 &&
+	    read_small(verified_fd, kname, &v, sizeof(v)) == 0 &&
+	    memcmp(v.magic, VERIFIED_MAGIC, 8) == 0 &&
+	    v.check ==
+		    trace_xxh64(&v, offsetof(struct fc_verified, check), 0) &&
+	    strncmp(v.name, name, sizeof(v.name)) == 0 &&
+	    memcmp(key, v.key, sizeof(key)) == 0 &&
+	    (uint64_t)st.st_size == want_size) {
+		close(fd);
+		return 0;
+	}
+	trace_xxh64_init(&hs, 0);
+	err = trace_hash_file(fd, -1, &hs, &size);
+	if (!err && fstat(fd, &after) < 0)
+		err = -errno;
+	close(fd);
+	if (err)
+		return err;
+	if (size != want_size || trace_xxh64_digest(&hs) != want_hash)
+		return MRR_E_CORRUPT;
+	/* Remember it only if it did not change while it was read and has
+	 * been still for a while (see filecache_add). */
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (verified_fd < 0 || !same_key(&st, &after) ||
+	    ts_ns(&now) - ts_ns(&st.st_ctim) < RACY_NS ||
+	    ts_ns(&now) - ts_ns(&st.st_mtim) < RACY_NS)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	memcpy(v.magic, VERIFIED_MAGIC, 8);
+	memcpy(v.key, key, sizeof(key));
+	snprintf(v.name, sizeof(v.name), "%s", name);
+	v.check = trace_xxh64(&v, offsetof(struct fc_verified, check), 0);
+	write_atomic(verified_fd, kname, &v, sizeof(v));
+	return 0;
 }

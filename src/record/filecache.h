@@ -18,6 +18,8 @@
  *                   file with KEY = device, inode, size, mtime and ctime
  *                   (nanoseconds), all in hex
  *   sites/NAME      the rdtsc sites of content NAME (rewrite mode)
+ *   verified/KEY    a trace's stored file, by its own KEY, that a replay
+ *                   hashed and found to hold content NAME
  * Entries are written under a temporary name and renamed, so readers take
  * no lock; an entry that is missing, short, or fails its checksum is a miss.
  *
@@ -76,5 +78,13 @@ long filecache_sites(struct filecache *fc, const char *name,
 /* Remembers the rdtsc sites of content name. Best effort. */
 void filecache_put_sites(struct filecache *fc, const char *name,
 			 const struct tsc_site *sites, long n);
+
+/* Replay side: checks the stored file at path against name (the hash and
+ * size of its content). A file this user's replays already checked, with
+ * the same device, inode, size, mtime and ctime (any write, link, rename
+ * or chmod changes the ctime), is trusted without reading it; the fact
+ * lives in the cache's verified/ directory. Returns 0, MRR_E_CORRUPT when
+ * the content does not match, or -errno (-ENOENT: not a regular file). */
+int filecache_check_stored(const char *path, const char *name);
 
 #endif

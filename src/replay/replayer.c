@@ -11,6 +11,7 @@
 #include "core/seccomp_filter.h"
 #include "core/tsc_patch.h"
 #include "record/backtrace.h"
+#include "record/filecache.h"
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
 #include "replay/session.h"
@@ -331,8 +332,10 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 	rp->status = MRR_EXIT_SOFTWARE;
 }
 
-/* Each stored file is checked against its name's hash once per replay. */
-static int verify_once(struct replayer *rp, const char *name)
+/* Each stored file is checked against its name's hash once per replay,
+ * and not at all when this user's replays checked the very same file
+ * before (filecache.h). */
+static int verify_once(struct replayer *rp, const char *name, const char *path)
 {
 	size_t i;
 	int err;
@@ -340,7 +343,7 @@ static int verify_once(struct replayer *rp, const char *name)
 	for (i = 0; i < rp->nverified; i++)
 		if (strcmp(rp->verified[i], name) == 0)
 			return 0;
-	err = mrr_trace_file_verify(rp->r, name);
+	err = filecache_check_stored(path, name);
 	if (err)
 		return err;
 	if (rp->nverified % 64 == 0) {
@@ -366,7 +369,7 @@ int stored_path(struct replayer *rp, const char *name, char *buf, size_t buflen)
 		rp->status = MRR_EXIT_DATAERR;
 		return err;
 	}
-	err = verify_once(rp, name);
+	err = verify_once(rp, name, buf);
 	if (err) {
 		mrr_err("trace %s: stored file %s no longer holds what was "
 			"recorded (event %" PRIu64 ")",

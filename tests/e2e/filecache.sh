@@ -16,6 +16,8 @@
 #                     file, or a torn index entry, is not used at record
 #   disabled          MRR_NO_CACHE=1 and --no-cache make and use no cache;
 #                     a group-writable cache is refused
+#   verified          a replay trusts a stored file an earlier replay
+#                     checked, until anything changes it (its ctime)
 # Exits 0 on success, 1 on failure (keeping its scratch directory), 77 to
 # skip.
 
@@ -303,6 +305,28 @@ disabled)
 		"$T/rec_d6.err" || fail "a group-writable cache was not refused"
 	[ "$(linked d6)" = 0 ] || fail "a group-writable cache was used"
 	replay d6 A
+	;;
+
+verified)
+	mkdata A
+	settle
+	record v1
+	settle # the trace's files, just linked, must be still for a while
+	replay v1 A
+	[ -n "$(find "$cache/verified" -type f)" ] ||
+		fail "the replay remembered no checked file"
+	replay v1 A
+	# Changed in place, mtime put back: the ctime moved, so it is checked
+	# again, and caught.
+	f=$(stored_with v1 A)
+	mtime=$(stat -c %y "$f")
+	printf 'version Z\n' | dd of="$f" conv=notrunc status=none
+	touch -d "$mtime" "$f"
+	run rep_v1z "$mrr" replay "$T/v1"
+	[ $rc = 65 ] || fail "replay of a changed trace after a checked one" \
+		"exited $rc, not 65"
+	grep -q "no longer holds what was recorded" "$T/rep_v1z.err" ||
+		fail "the replay did not name the changed stored file"
 	;;
 
 *)
