@@ -101,6 +101,15 @@ static void handle_xfer(struct gdb_server *s, const char *q)
 			gdb_send(&s->c, "E01");
 		else
 			xfer(s, buf, (size_t)n, range + 1);
+	} else if (!strncmp(q, "libraries-svr4:read:", 20)) {
+		static char xml[65536];
+		const char *range = strrchr(q + 20, ':');
+		size_t len = gdb_libraries_xml(s, xml, sizeof(xml));
+
+		if (!range || s->exited)
+			gdb_send(&s->c, "E01");
+		else
+			xfer(s, xml, len, range + 1);
 	} else if (!strncmp(q, "threads:read::", 14)) {
 		n = snprintf(buf, sizeof(buf),
 			     "<?xml version=\"1.0\"?>\n<threads>\n"
@@ -457,6 +466,7 @@ static void query(struct gdb_server *s, const char *q)
 		snprintf(buf, sizeof(buf), "%s%s",
 			 "PacketSize=10000;qXfer:features:read+;"
 			 "qXfer:auxv:read+;qXfer:exec-file:read+;"
+			 "qXfer:libraries-svr4:read+;"
 			 "qXfer:threads:read+;QStartNoAckMode+;"
 			 "ReverseContinue+;ReverseStep+;swbreak+;"
 			 "hwbreak+;vContSupported+",

@@ -76,6 +76,10 @@ int gdb_run(struct gdb_server *s, const struct replay_stop *want,
  * (message printed). */
 int gdb_find_start(struct gdb_server *s);
 
+/* libs.c: the loaded objects as qXfer:libraries-svr4 XML in out (at most
+ * cap bytes, NUL-terminated); returns its length. */
+size_t gdb_libraries_xml(struct gdb_server *s, char *out, size_t cap);
+
 /* rev.c: reverse-continue and reverse-step; write the stop reply. */
 void gdb_reverse_continue(struct gdb_server *s, char *reply, size_t len);
 void gdb_reverse_step(struct gdb_server *s, char *reply, size_t len);
