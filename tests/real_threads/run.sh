@@ -23,8 +23,10 @@
 # With --stats (used by bench/threads_stats.sh) it records and replays once
 # as the current user, without comparing, and prints one line of counts:
 # threads (distinct tids), events, events by kind from `mrr dump -s`, the
-# seconds record and replay took, and the replay's exit status and its
-# stderr lines that mention a search or breakpoint stops.
+# most breakpoint stops one preemption point needs at replay (the largest
+# "execution N" among the trace's preempt events), the seconds record and
+# replay took, and the replay's exit status and its stderr lines that
+# mention a search or breakpoint stops.
 
 set -u
 
@@ -192,14 +194,24 @@ if [ $stats = 1 ]; then
 		on && /^  / { k = k " " $1 "=" $2; next }
 		{ on = 0 }
 		END { printf "events=%s%s", n, k }')
+	# A preemption point found again at replay by counting executions of
+	# its address ("execution N of it") costs N breakpoint stops.
+	search=$("$mrr" dump -f "$D/trace" 2>/dev/null | awk '
+		$3 == "preempt" {
+			for (i = 4; i < NF; i++)
+				if ($i == "execution" && $(i + 1) + 0 > m)
+					m = $(i + 1) + 0
+		}
+		END { print m + 0 }')
 	same=no
 	cmp -s "$D/record.out" "$D/replay.out" && same=yes
 	awk -v n="$name" -v v="$variant" -v th="$threads" -v k="$kinds" \
-		-v rr="$rec_rc" -v pr="$rep_rc" -v s="$same" \
+		-v rr="$rec_rc" -v pr="$rep_rc" -v s="$same" -v se="$search" \
 		-v t0="$t0" -v t1="$t1" -v t2="$t2" 'BEGIN {
 		printf "%s (%s): record exit %d %.1fs, replay exit %d %.1fs," \
-			" same stdout %s; threads=%s %s\n", n, v, rr, t1 - t0,
-			pr, t2 - t1, s, th, k }'
+			" same stdout %s; threads=%s %s; longest preemption" \
+			" search %s breakpoint stops\n", n, v, rr, t1 - t0,
+			pr, t2 - t1, s, th, k, se }'
 	grep -iE 'search|breakpoint|stops' "$D/replay.err" | head -n 5
 	[ $rec_rc = 0 ] || tail -n 2 "$D/record.err"
 	[ $rep_rc = 0 ] || tail -n 2 "$D/replay.err"
