@@ -112,6 +112,8 @@ G
 	expect '^Value returned is \$3 = 0$'
 	expect "^$PRINTF\s+printf"
 	expect 'libc\.so\.6'
+	! grep -q "while parsing target" "$W/gdb.out" ||
+		fail "gdb refused mrr's library list"
 	expect '^\* 1 +'
 	expect 'exited normally'
 	verified

@@ -109,7 +109,8 @@ size_t gdb_libraries_xml(struct gdb_server *s, char *out, size_t cap)
 			put(out, cap, &n, "<library name=\"", false);
 			put(out, cap, &n, name, true);
 			snprintf(line, sizeof(line),
-				 "\" lm=\"0x%" PRIx64 "\" l_addr=\"0x%" PRIx64
+				 "\" lm=\"0x%" PRIx64
+				 "\" lmid=\"0x0\" l_addr=\"0x%" PRIx64
 				 "\" l_ld=\"0x%" PRIx64 "\"/>",
 				 lm, l[0], l[2]);
 			put(out, cap, &n, line, false);
