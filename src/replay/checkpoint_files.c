@@ -47,6 +47,23 @@ static int zero_range(int fd, off_t off, off_t len)
 	return 0;
 }
 
+/* Copies up to len bytes at off from in to out with pread/pwrite: the
+ * number copied, or -1 with errno set. */
+static ssize_t copy_plain(int in, int out, off_t off, off_t len)
+{
+	char buf[65536];
+	ssize_t n, w;
+
+	n = pread(in, buf, len < (off_t)sizeof(buf) ? (size_t)len : sizeof(buf),
+		  off);
+	if (n <= 0)
+		return n;
+	w = pwrite(out, buf, (size_t)n, off);
+	if (w < 0)
+		return -1;
+	return w;
+}
+
 int cp_file_overwrite(int in, int out)
 {
 	off_t data, hole, end = 0;
@@ -72,6 +89,11 @@ int cp_file_overwrite(int in, int out)
 			off_t o_in = data, o_out = data;
 			ssize_t n = copy_file_range(in, &o_in, out, &o_out,
 						    (size_t)(hole - data), 0);
+			/* EXDEV: another file system (a trace on a tmpfs,
+			 * the copies under /tmp) */
+			if (n < 0 && (errno == EXDEV || errno == EINVAL ||
+				      errno == ENOSYS || errno == EOPNOTSUPP))
+				n = copy_plain(in, out, data, hole - data);
 			if (n <= 0)
 				return n < 0 ? -errno : -EIO;
 			data += n;
