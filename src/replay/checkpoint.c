@@ -307,13 +307,13 @@ static int settle(struct checkpoints *s, struct ptask *t)
 				      t->rec_tid, strerror(errno));
 		if (si.si_pid == 0) {
 			/* asleep in the kernel (a vfork parent): not soon */
-			if (++tries > 20 || task_state(t->t.tid) == 'D' ||
-			    task_state(t->t.tid) == 'S')
-				return refuse(s, -EAGAIN,
-					      "pid %d is inside a syscall "
-					      "(a vfork parent waits for its "
-					      "child)",
-					      t->rec_tid);
+			if (++tries > 20 || task_state(t->t.tid) == 'D')
+				return refuse(
+					s, -EAGAIN,
+					"pid %d is still inside a syscall "
+					"(a vfork parent waiting for its "
+					"child, say)",
+					t->rec_tid);
 			usleep(500);
 			continue;
 		}
@@ -360,26 +360,36 @@ static int settle(struct checkpoints *s, struct ptask *t)
 	return 0;
 }
 
-static long threads_of(pid_t tid)
+/* From /proc/TID/status: its process's thread count, and whether a signal
+ * is pending for it or its process. Returns the count, or -1. */
+static long threads_of(pid_t tid, bool *pending)
 {
 	char path[64], line[128];
 	long n = -1;
 	FILE *f;
 
+	*pending = false;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	f = fopen(path, "re");
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "Threads:", 8))
 			n = strtol(line + 8, NULL, 10);
+		else if (!strncmp(line, "SigPnd:", 7) ||
+			 !strncmp(line, "ShdPnd:", 7))
+			*pending |= strtoull(line + 7, NULL, 16) != 0;
+	}
 	fclose(f);
 	return n;
 }
 
-/* Runs fork() in the stopped task t from mrr's page and waits for the
+/* Runs a fork in the stopped task t from mrr's page and waits for the
  * child's first stop; t's registers are put back. The child stays in that
- * stop. Returns 0 and its pid, or -errno. */
+ * stop. It is clone() with no flags and no exit signal: a fork whose end
+ * sends its parent no SIGCHLD, which would reach a replayed process (in a
+ * sigsuspend, say) when a checkpoint is dropped. Returns 0 and its pid, or
+ * -errno. */
 static int inject_fork(struct tracee *t, pid_t *child_out)
 {
 	struct user_regs_struct saved, r;
@@ -393,8 +403,13 @@ static int inject_fork(struct tracee *t, pid_t *child_out)
 		return err;
 	r = saved;
 	r.rip = MRR_PAGE_ADDR + MRR_PAGE_TRACED_SYSCALL;
-	r.rax = SYS_fork;
+	r.rax = SYS_clone;
 	r.orig_rax = (uint64_t)-1;
+	r.rdi = 0; /* flags: no CLONE_*, exit signal 0 */
+	r.rsi = 0; /* the same stack pointer, as fork */
+	r.rdx = 0;
+	r.r10 = 0;
+	r.r8 = 0;
 	err = tracee_set_regs(t, &r);
 	if (err)
 		return err;
@@ -406,7 +421,8 @@ static int inject_fork(struct tracee *t, pid_t *child_out)
 			return err;
 		if (!WIFSTOPPED(status))
 			return -ESRCH;
-		if ((status >> 16) == PTRACE_EVENT_FORK) {
+		if ((status >> 16) == PTRACE_EVENT_FORK ||
+		    (status >> 16) == PTRACE_EVENT_CLONE) {
 			ptrace(PTRACE_GETEVENTMSG, t->tid, 0, &msg);
 			continue;
 		}
@@ -625,6 +641,7 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 	if (s->flags & CHECKPOINT_RESTART_ONLY)
 		return refuse(s, -ENOTSUP, "checkpoints restart the replay");
 	for (t = rp->tasks; t; t = t->next, n++) {
+		bool pending;
 		long threads;
 
 		err = settle(s, t);
@@ -638,12 +655,17 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 			return refuse(s, -EAGAIN,
 				      "pid %d has run to its next event",
 				      t->rec_tid);
-		threads = threads_of(t->t.tid);
+		threads = threads_of(t->t.tid, &pending);
 		if (threads != 1)
 			return refuse(s, -ENOTSUP,
 				      "pid %d has %ld threads, and fork copies "
 				      "only one",
 				      t->rec_tid, threads);
+		/* a fork child starts with none, and the injected call
+		 * would take it */
+		if (pending)
+			return refuse(s, -EAGAIN, "pid %d has a signal pending",
+				      t->rec_tid);
 	}
 	cp = calloc(1, sizeof(*cp));
 	if (!cp)
