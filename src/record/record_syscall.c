@@ -7,6 +7,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "record/backtrace.h"
+#include "record/preempt.h"
 #include "record/rtask.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
@@ -124,6 +125,8 @@ void rec_write_event(struct recorder *rec, struct rtask *t,
 		err = flush_now_and_then(rec);
 	if (err)
 		rec->write_err = err < -999 ? -EIO : err;
+	else if (t)
+		rec_preempt_after_event(rec, t, ev);
 }
 
 static uint64_t ev_count(struct recorder *rec)

@@ -11,6 +11,7 @@
 #include "core/tsc_patch.h"
 #include "mem/pagemap.h"
 #include "record/filecache.h"
+#include "record/preempt.h"
 #include "record/rtask.h"
 #include "record/vdso.h"
 #include "record/signals.h"
@@ -172,6 +173,7 @@ static void remove_task(struct recorder *rec, struct rtask *t)
 		}
 	tracee_close_mem(&t->t);
 	mrr_pagemap_close(t->pagemap);
+	rec_preempt_free(t);
 	free(t);
 	rec->ntasks--;
 }
@@ -815,5 +817,6 @@ int mrr_record(const struct record_opts *o)
 		return MRR_EXIT_CANTCREAT;
 	}
 	free_stored(&rec);
+	rec_preempt_print_stats();
 	return code;
 }

@@ -14,6 +14,7 @@ struct filecache;
 struct mrr_pagemap;
 struct tsc_site;
 struct mrr_page_snapshot;
+struct rec_preempt;
 
 /* Memory captured for one event. */
 struct capture {
@@ -87,6 +88,7 @@ struct rtask {
 	 * 2: no). The task itself stays dumpable, or mrr could not read its
 	 * /proc files as an unprivileged user. */
 	uint8_t dumpable;
+	struct rec_preempt *pre; /* preempt.c's state, or NULL */
 };
 
 struct recorder {

@@ -1,15 +1,17 @@
 /* Without performance counters a replay cannot stop a task at an arbitrary
  * instruction. So mrr records a signal from outside only where the replay
  * can deliver it again: right after the task's last syscall (no user code
- * ran since). A signal that arrives elsewhere is held back and re-sent at the
- * task's next syscall exit. Faults are synchronous and recur by themselves
- * at replay. */
+ * ran since), or at a point in user code that the replay finds again
+ * (preempt.c). A signal that arrives where neither works (inside mrr's own
+ * code) is held back and re-sent at the task's next syscall exit. Faults
+ * are synchronous and recur by themselves at replay. */
 #include "record/signals.h"
 
 #include "core/events.h"
 #include "core/insn.h"
 #include "core/log.h"
 #include "core/tsc_patch.h"
+#include "record/preempt.h"
 #include "record/rtask.h"
 
 #include <errno.h>
@@ -85,9 +87,9 @@ static bool same_regs(const struct user_regs_struct *a,
 	       a->r14 == b->r14 && a->r15 == b->r15;
 }
 
-static void write_signal(struct recorder *rec, struct rtask *t,
-			 const struct user_regs_struct *regs,
-			 const siginfo_t *si, uint32_t how)
+void rec_write_signal(struct recorder *rec, struct rtask *t,
+		      const struct user_regs_struct *regs, const siginfo_t *si,
+		      uint32_t how)
 {
 	struct mrr_signal_extra x = {0};
 	struct mrr_event ev = {0};
@@ -198,6 +200,8 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 			return;
 	}
 	rec_sbuf_flush(rec, t);
+	if (rec_preempt_own_stop(rec, t, &si, &regs))
+		return;
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
 	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
 	    try_rdtsc(rec, t, &regs)) {
@@ -211,7 +215,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &si);
 	}
 	if (is_sync(&si)) {
-		write_signal(rec, t, &regs, &si, MRR_SIG_SYNC);
+		rec_write_signal(rec, t, &regs, &si, MRR_SIG_SYNC);
 		t->have_exit_regs = false;
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
@@ -226,20 +230,22 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		 * interrupted syscall: only that case needs replaying. */
 		if (at_exit && t->last_result <= -512 &&
 		    t->last_result >= -516) {
-			write_signal(rec, t, &regs, &si, MRR_SIG_AT_SYSCALL);
+			rec_write_signal(rec, t, &regs, &si,
+					 MRR_SIG_AT_SYSCALL);
 			ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		} else {
 			ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		}
 		return;
 	case DISP_FATAL:
-		write_signal(rec, t, &regs, &si,
-			     at_exit ? MRR_SIG_AT_SYSCALL : MRR_SIG_FATAL);
+		rec_write_signal(rec, t, &regs, &si,
+				 at_exit ? MRR_SIG_AT_SYSCALL : MRR_SIG_FATAL);
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	case DISP_CAUGHT:
 		if (at_exit) {
-			write_signal(rec, t, &regs, &si, MRR_SIG_AT_SYSCALL);
+			rec_write_signal(rec, t, &regs, &si,
+					 MRR_SIG_AT_SYSCALL);
 			t->have_exit_regs = false;
 			/* stop again at the handler's entry: a signal pending
 			 * there is delivered before any user code runs */
@@ -247,6 +253,10 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 			ptrace(PTRACE_SINGLESTEP, t->t.tid, 0, sig);
 			return;
 		}
+		/* In user code: delivered at a point the replay finds
+		 * again (preempt.c), or else after the next syscall. */
+		if (!t->deferred && rec_preempt_signal(rec, t, &si, &regs))
+			return;
 		if (t->deferred) {
 			/* held until the one before it is in its handler */
 			if (t->nqueued <

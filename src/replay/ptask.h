@@ -18,6 +18,7 @@ struct ptask {
 	bool fresh;	/* its first (SIGSTOP) stop is still pending */
 	bool stopped;	/* in a ptrace-stop we have not resumed */
 	bool at_exit;	/* stopped at a syscall-exit stop */
+	bool at_point;	/* stopped at a replayed preemption point */
 	int resume_sig; /* signal to deliver when resumed */
 	int expect_sig; /* a signal stop the caller waits for */
 	/* an executed syscall (fork) whose exit stop is still to come */

@@ -516,6 +516,7 @@ int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 			}
 			t->stopped = false;
 			t->at_exit = false;
+			t->at_point = false;
 			t->resume_sig = 0;
 		}
 		if (tracee_wait(&t->t, status) < 0) {
@@ -912,6 +913,15 @@ void replay_signal(struct replayer *rp, struct ptask *t)
 		t->resume_sig = sig; /* the kernel queues it at the exit */
 		if (wait_signal_stop(rp, t, sig) < 0)
 			return;
+		break;
+	case MRR_SIG_AT_POINT:
+		if (!t->at_point || !t->stopped) {
+			diverge(rp, t,
+				"signal %s was delivered at a preemption point "
+				"at record, but the task is not at one",
+				mrr_signal_name(sig));
+			return;
+		}
 		break;
 	case MRR_SIG_FATAL:
 		/* It killed the task wherever it stood; here the task dies

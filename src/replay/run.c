@@ -274,7 +274,9 @@ static bool runs_to_event(const struct replayer *rp, const struct ptask *t)
 	case MRR_EV_SIGNAL:
 		return ev->extra_len >= sizeof(struct mrr_signal_extra) &&
 		       ((const struct mrr_signal_extra *)ev->extra)->how !=
-			       MRR_SIG_AT_SYSCALL;
+			       MRR_SIG_AT_SYSCALL &&
+		       ((const struct mrr_signal_extra *)ev->extra)->how !=
+			       MRR_SIG_AT_POINT;
 	case MRR_EV_EXIT:
 		return !(ev->nr == -1 && WIFSIGNALED((int)ev->result) &&
 			 WTERMSIG((int)ev->result) == SIGKILL);

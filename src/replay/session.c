@@ -5,6 +5,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "replay/cleanup.h"
+#include "replay/preempt.h"
 #include "replay/ptask.h"
 #include "replay/replayer.h"
 #include "replay/watchdog.h"
@@ -158,6 +159,9 @@ int replay_step(struct replayer *rp)
 		break;
 	case MRR_EV_BACKTRACE:
 		break;
+	case MRR_EV_PREEMPT:
+		replay_preempt(rp, t);
+		break;
 	default:
 		mrr_err("trace %s: event %" PRIu64 " has unknown kind %u",
 			rp->o->trace_dir, rp->ev.seq, rp->ev.kind);
@@ -242,5 +246,6 @@ int mrr_replay(const struct replay_opts *o)
 	status = rp.status;
 	replay_close(&rp);
 	replay_tmpdir_remove();
+	replay_preempt_print_stats();
 	return status;
 }

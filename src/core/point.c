@@ -1,0 +1,72 @@
+#include "core/point.h"
+
+#include "core/events.h"
+#include "trace/xxh64.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#define EFLAGS_RF (1ull << 16)
+
+void point_stack_hash(struct tracee *t, uint64_t rsp, struct point_stack *out)
+{
+	uint8_t buf[MRR_PREEMPT_STACK_BELOW + MRR_PREEMPT_STACK_ABOVE];
+	uint64_t start = rsp - MRR_PREEMPT_STACK_BELOW;
+	ssize_t n = tracee_read(t, start, buf, sizeof(buf));
+
+	if (n <= 0) {
+		start = rsp;
+		n = tracee_read(t, start, buf, MRR_PREEMPT_STACK_ABOVE);
+	}
+	if (n < 0)
+		n = 0;
+	out->start = start;
+	out->len = (uint64_t)n;
+	out->hash = trace_xxh64(buf, (size_t)n, 0);
+}
+
+int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
+			   uint64_t *hash)
+{
+	uint8_t buf[MRR_PREEMPT_STACK_BELOW + MRR_PREEMPT_STACK_ABOVE];
+
+	if (len > sizeof(buf))
+		return -EFAULT;
+	if (len && tracee_read_all(t, start, buf, len) < 0)
+		return -EFAULT;
+	*hash = trace_xxh64(buf, len, 0);
+	return 0;
+}
+
+bool point_same_regs(const struct user_regs_struct *a,
+		     const struct user_regs_struct *b, int *first_diff)
+{
+	uint64_t wa[MRR_NREGS], wb[MRR_NREGS];
+	const int eflags = offsetof(struct user_regs_struct, eflags) / 8;
+
+	memcpy(wa, a, sizeof(wa));
+	memcpy(wb, b, sizeof(wb));
+	wa[eflags] &= ~EFLAGS_RF;
+	wb[eflags] &= ~EFLAGS_RF;
+	for (int i = 0; i < MRR_NREGS; i++) {
+		if (wa[i] != wb[i]) {
+			*first_diff = i;
+			return false;
+		}
+	}
+	*first_diff = -1;
+	return true;
+}
+
+const char *point_reg_name(int i)
+{
+	static const char *const names[MRR_NREGS] = {
+		"r15",	   "r14",      "r13", "r12", "rbp",    "rbx", "r11",
+		"r10",	   "r9",       "r8",  "rax", "rcx",    "rdx", "rsi",
+		"rdi",	   "orig_rax", "rip", "cs",  "eflags", "rsp", "ss",
+		"fs_base", "gs_base",  "ds",  "es",  "fs",     "gs",
+	};
+
+	return i >= 0 && i < MRR_NREGS ? names[i] : "?";
+}

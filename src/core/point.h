@@ -1,0 +1,39 @@
+/* A point in a task's user code, as MRR_EV_PREEMPT records it
+ * (trace-format/FORMAT.md 7.9): all registers and a hash of the stack
+ * around rsp. The recorder and the replayer compute it the same way. */
+#ifndef MRR_CORE_POINT_H
+#define MRR_CORE_POINT_H
+
+#include "core/tracee.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+struct point_stack {
+	uint64_t start, len; /* the bytes hashed */
+	uint64_t hash;	     /* XXH64, seed 0 */
+};
+
+/* Hashes the stack bytes of a point whose stack pointer is rsp: from
+ * MRR_PREEMPT_STACK_BELOW bytes below rsp up to MRR_PREEMPT_STACK_ABOVE
+ * above it, cut where readable memory ends (from rsp when the red zone
+ * cannot be read). Never fails: unreadable memory hashes as length 0. */
+void point_stack_hash(struct tracee *t, uint64_t rsp, struct point_stack *out);
+
+/* Hashes exactly [start, start + len); returns 0 or -EFAULT when some of
+ * it cannot be read. */
+int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
+			   uint64_t *hash) __attribute__((warn_unused_result));
+
+/* Whether two register sets are the same point: every register, except
+ * the resume flag (eflags bit 16) which depends on how the task stopped.
+ * *first_diff gets the index (in user_regs_struct words) of the first
+ * difference, or -1. */
+bool point_same_regs(const struct user_regs_struct *a,
+		     const struct user_regs_struct *b, int *first_diff);
+
+/* The name of register word i of user_regs_struct ("rip", ...). */
+const char *point_reg_name(int i);
+
+#endif

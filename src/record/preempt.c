@@ -1,0 +1,417 @@
+/* Preemption points and asynchronous signals at record (preempt.h). */
+#include "record/preempt.h"
+
+#include "core/bpcount.h"
+#include "core/events.h"
+#include "core/log.h"
+#include "core/point.h"
+#include "core/proc.h"
+#include "record/rtask.h"
+#include "record/signals.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Anchors per task: one debug register stays free for the run-to counter
+ * (and mrr's others). */
+#define NANCHORS 3
+/* CPU time after an event before a task with a timer handler is stopped:
+ * bounds the first, uncounted search at replay. */
+#define SLICE_NS 100000ull
+/* CPU time a task may run towards an anchor before mrr gives up waiting
+ * for it and records where the task is. */
+#define RUNTO_NS 20000000ull
+
+struct rec_preempt {
+	uint64_t anchor[NANCHORS];
+	struct bpcount count[NANCHORS];
+	int nanchors, next_victim;
+	int slice_fd;
+	int timer_handler; /* -1 unknown, 0 no, 1 yes */
+	/* a signal held until the next execution of anchor runto_idx */
+	bool held;
+	siginfo_t held_si;
+	struct bpcount runto;
+	int runto_idx;
+};
+
+static struct rec_preempt_stats stats;
+
+static struct rec_preempt *get_pre(struct rtask *t)
+{
+	struct rec_preempt *p = t->pre;
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		mrr_fatal("out of memory for pid %d", t->t.tid);
+	p->slice_fd = -1;
+	p->timer_handler = -1;
+	p->runto.fd = -1;
+	for (int i = 0; i < NANCHORS; i++)
+		p->count[i].fd = -1;
+	t->pre = p;
+	return p;
+}
+
+static void drop_anchors(struct rec_preempt *p)
+{
+	for (int i = 0; i < NANCHORS; i++)
+		bpcount_close(&p->count[i]);
+	p->nanchors = 0;
+	p->next_victim = 0;
+}
+
+void rec_preempt_free(struct rtask *t)
+{
+	struct rec_preempt *p = t->pre;
+
+	if (!p)
+		return;
+	drop_anchors(p);
+	bpcount_close(&p->runto);
+	if (p->slice_fd >= 0)
+		close(p->slice_fd);
+	free(p);
+	t->pre = NULL;
+}
+
+void rec_preempt_stats(struct rec_preempt_stats *out)
+{
+	*out = stats;
+}
+
+void rec_preempt_print_stats(void)
+{
+	const char *v = getenv("MRR_PREEMPT_STATS");
+
+	if (!v || strcmp(v, "1") || !(stats.points || stats.deferred))
+		return;
+	fprintf(stderr,
+		"mrr: record preemption points: %lu (%lu counted, %lu "
+		"searched), %lu stops, %lu signals deferred to a syscall\n",
+		stats.points, stats.counted, stats.searched, stats.stops,
+		stats.deferred);
+}
+
+/* Whether the task catches a timer signal (SigCgt in /proc). */
+static bool catches_timer_signal(pid_t tid)
+{
+	const unsigned long long timers = 1ull << (SIGALRM - 1) |
+					  1ull << (SIGVTALRM - 1) |
+					  1ull << (SIGPROF - 1);
+	char path[64], line[256];
+	unsigned long long cgt = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "SigCgt:", 7) == 0)
+			cgt = strtoull(line + 7, NULL, 16);
+	fclose(f);
+	return cgt & timers;
+}
+
+/* Whether the task stands in a syscall (interrupted, to be restarted). */
+static bool in_syscall(const struct user_regs_struct *regs)
+{
+	return (int64_t)regs->orig_rax != -1;
+}
+
+/* Whether addr may be an anchor: in the program's code, not in mrr's page
+ * or the syscall buffer library. */
+static bool anchor_ok(pid_t tid, uint64_t addr)
+{
+	struct proc_vma *v = NULL;
+	long n = proc_read_vmas(tid, false, &v);
+	bool ok = false;
+
+	if (addr >= MRR_PAGE_ADDR && addr < MRR_PAGE_ADDR + MRR_PAGE_SIZE)
+		return false;
+	for (long i = 0; i < n; i++) {
+		if (addr < v[i].start || addr >= v[i].end)
+			continue;
+		ok = !strstr(v[i].name, "libmrr_preload");
+		break;
+	}
+	free(v);
+	return ok;
+}
+
+static void add_anchor(struct rec_preempt *p, uint64_t addr)
+{
+	int i;
+
+	for (i = 0; i < p->nanchors; i++)
+		if (p->anchor[i] == addr)
+			return;
+	if (p->nanchors < NANCHORS) {
+		i = p->nanchors++;
+	} else {
+		i = p->next_victim;
+		p->next_victim = (i + 1) % NANCHORS;
+		bpcount_close(&p->count[i]);
+	}
+	p->anchor[i] = addr;
+}
+
+/* The anchor that ran most since the task's last event, or -1. */
+static int live_anchor(struct rec_preempt *p)
+{
+	uint64_t best = 0, n;
+	int idx = -1;
+
+	for (int i = 0; i < p->nanchors; i++) {
+		if (p->count[i].fd < 0 || bpcount_read(&p->count[i], &n) < 0)
+			continue;
+		if (n > best) {
+			best = n;
+			idx = i;
+		}
+	}
+	return idx;
+}
+
+static void write_point(struct recorder *rec, struct rtask *t,
+			const struct user_regs_struct *regs, uint64_t count,
+			int reason)
+{
+	struct mrr_preempt_extra x;
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+	struct point_stack st;
+
+	memcpy(x.regs, regs, sizeof(x.regs));
+	point_stack_hash(&t->t, regs->rsp, &st);
+	x.stack_hash = st.hash;
+	capture_extra(&c, &x, sizeof(x));
+	ev.kind = MRR_EV_PREEMPT;
+	ev.tid = t->t.tid;
+	ev.ip = regs->rip;
+	ev.nr = reason;
+	ev.args[0] = count;
+	ev.args[1] = st.start;
+	ev.args[2] = st.len;
+	stats.points++;
+	if (count)
+		stats.counted++;
+	else
+		stats.searched++;
+	rec_write_event(rec, t, &ev, &c);
+	free(c.extra);
+	t->have_exit_regs = false;
+}
+
+/* Records the signal at the point where t stands and delivers it. */
+static void deliver_here(struct recorder *rec, struct rtask *t,
+			 const siginfo_t *si,
+			 const struct user_regs_struct *regs, uint64_t count)
+{
+	write_point(rec, t, regs, count, MRR_PREEMPT_SIGNAL);
+	rec_write_signal(rec, t, regs, si, MRR_SIG_AT_POINT);
+	ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, si);
+	ptrace(PTRACE_CONT, t->t.tid, 0, si->si_signo);
+}
+
+void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
+			     const struct mrr_event *ev)
+{
+	struct rec_preempt *p = t->pre;
+
+	(void)rec;
+	if (ev->kind == MRR_EV_BUFFER || ev->kind == MRR_EV_BACKTRACE)
+		return;
+	if (!p) {
+		/* Nothing armed yet: only a timer handler makes it worth a
+		 * look (rt_sigaction and exec events change that). */
+		if (ev->kind != MRR_EV_EXEC &&
+		    !(ev->kind == MRR_EV_SYSCALL && ev->nr == SYS_rt_sigaction))
+			return;
+		p = get_pre(t);
+	}
+	if (ev->kind == MRR_EV_EXEC) {
+		drop_anchors(p);
+		p->timer_handler = -1;
+	} else if (ev->kind == MRR_EV_SYSCALL && ev->nr == SYS_rt_sigaction) {
+		p->timer_handler = -1;
+	}
+	if (p->held) {
+		/* t reached an event before the anchor: the signal goes out
+		 * after its next syscall, as without anchors. */
+		p->held = false;
+		bpcount_close(&p->runto);
+		stats.deferred++;
+		if (!t->deferred) {
+			t->deferred = true;
+			t->deferred_info = p->held_si;
+		}
+	}
+	for (int i = 0; i < p->nanchors; i++) {
+		int err = p->count[i].fd >= 0
+				  ? bpcount_reset(&p->count[i])
+				  : bpcount_open(&p->count[i], t->t.tid,
+						 p->anchor[i], 0);
+		if (err)
+			mrr_debug("pid %d: no counter at 0x%llx: %s", t->t.tid,
+				  (unsigned long long)p->anchor[i],
+				  strerror(-err));
+	}
+	if (p->timer_handler < 0)
+		p->timer_handler = catches_timer_signal(t->t.tid);
+	if (p->timer_handler) {
+		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
+			p->slice_fd = -1;
+		if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, SLICE_NS))
+			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+	} else if (p->slice_fd >= 0) {
+		if (cpuslice_disarm(p->slice_fd))
+			mrr_debug("pid %d: cannot disarm the slice", t->t.tid);
+	}
+}
+
+/* The slice ended at regs: a first, uncounted point where the task is,
+ * unless an anchor already ran since its last event. */
+static void slice_stop(struct recorder *rec, struct rtask *t,
+		       struct rec_preempt *p,
+		       const struct user_regs_struct *regs)
+{
+	if (cpuslice_disarm(p->slice_fd))
+		mrr_debug("pid %d: cannot disarm the slice", t->t.tid);
+	if (p->held) {
+		/* the anchor did not come: deliver where the task is */
+		p->held = false;
+		bpcount_close(&p->runto);
+		if (!in_syscall(regs) && anchor_ok(t->t.tid, regs->rip)) {
+			add_anchor(p, regs->rip);
+			deliver_here(rec, t, &p->held_si, regs, 0);
+			return;
+		}
+		stats.deferred++;
+		t->deferred = true;
+		t->deferred_info = p->held_si;
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	}
+	if (live_anchor(p) < 0 && !in_syscall(regs) &&
+	    anchor_ok(t->t.tid, regs->rip)) {
+		add_anchor(p, regs->rip);
+		write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
+	}
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+}
+
+bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
+			  const siginfo_t *si, struct user_regs_struct *regs)
+{
+	struct rec_preempt *p = t->pre;
+	uint64_t n = 0;
+
+	if (si->si_signo != BPCOUNT_SIGNAL)
+		return false;
+	if (p && p->held && bpcount_is_overflow(si, p->runto.fd)) {
+		stats.stops++;
+		p->held = false;
+		bpcount_close(&p->runto);
+		if (bpcount_read(&p->count[p->runto_idx], &n) < 0 || n == 0 ||
+		    regs->rip != p->anchor[p->runto_idx]) {
+			/* cannot happen; deliver uncounted rather than lose
+			 * the signal */
+			mrr_debug("pid %d: anchor stop at 0x%llx unexpected",
+				  t->t.tid, (unsigned long long)regs->rip);
+			n = 0;
+		}
+		deliver_here(rec, t, &p->held_si, regs, n);
+		return true;
+	}
+	if (p && bpcount_is_overflow(si, p->slice_fd)) {
+		stats.stops++;
+		slice_stop(rec, t, p, regs);
+		return true;
+	}
+	if (si->si_code == POLL_IN ||
+	    (si->si_code == SI_TKILL && si->si_pid == getpid())) {
+		/* a stale overflow, or a kick that came late: mrr's own */
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return true;
+	}
+	return false;
+}
+
+bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
+			const siginfo_t *si, struct user_regs_struct *regs)
+{
+	struct rec_preempt *p = get_pre(t);
+	int idx;
+
+	if (p->held || in_syscall(regs))
+		return false;
+	stats.stops++;
+	idx = live_anchor(p);
+	if (idx >= 0 &&
+	    bpcount_open(&p->runto, t->t.tid, p->anchor[idx], 1) == 0) {
+		p->held = true;
+		p->held_si = *si;
+		p->runto_idx = idx;
+		/* if the anchor does not come back soon, the slice ends the
+		 * wait (slice_stop) */
+		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
+			p->slice_fd = -1;
+		if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, RUNTO_NS))
+			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return true;
+	}
+	if (!anchor_ok(t->t.tid, regs->rip))
+		return false;
+	add_anchor(p, regs->rip);
+	deliver_here(rec, t, si, regs, 0);
+	return true;
+}
+
+int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
+{
+	struct rec_preempt *p = get_pre(t);
+	struct user_regs_struct regs;
+	siginfo_t si;
+
+	if (syscall(SYS_tkill, t->t.tid, BPCOUNT_SIGNAL) < 0)
+		return -errno;
+	if (tracee_wait(&t->t, status) < 0)
+		return -ECHILD;
+	if (!WIFSTOPPED(*status) || (*status >> 16) != 0 ||
+	    WSTOPSIG(*status) != BPCOUNT_SIGNAL)
+		return 0;
+	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
+	    tracee_get_regs(&t->t, &regs) < 0)
+		return -ESRCH;
+	if (si.si_code != SI_TKILL || si.si_pid != getpid())
+		return 0; /* an overflow: the caller's to handle */
+	stats.stops++;
+	/* Out of mrr's code first: its paths differ at replay. */
+	for (int steps = 0; !anchor_ok(t->t.tid, regs.rip); steps++) {
+		if (steps > 100000 ||
+		    ptrace(PTRACE_SINGLESTEP, t->t.tid, 0, 0) < 0 ||
+		    tracee_wait(&t->t, status) < 0)
+			return -ESRCH;
+		stats.stops++;
+		if (!WIFSTOPPED(*status) || (*status >> 16) != 0 ||
+		    WSTOPSIG(*status) != SIGTRAP)
+			return 0;
+		if (tracee_get_regs(&t->t, &regs) < 0)
+			return -ESRCH;
+	}
+	rec_sbuf_flush(rec, t);
+	add_anchor(p, regs.rip);
+	write_point(rec, t, &regs, 0, MRR_PREEMPT_TIMESLICE);
+	return 1;
+}

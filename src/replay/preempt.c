@@ -1,0 +1,259 @@
+/* Replaying preemption points (preempt.h). */
+#include "replay/preempt.h"
+
+#include "core/bpcount.h"
+#include "core/events.h"
+#include "core/exitcodes.h"
+#include "core/hwbp.h"
+#include "core/log.h"
+#include "core/point.h"
+#include "replay/ptask.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+#define EFLAGS_RF (1ull << 16)
+
+static struct replay_preempt_stats stats;
+
+void replay_preempt_stats(struct replay_preempt_stats *out)
+{
+	*out = stats;
+}
+
+void replay_preempt_print_stats(void)
+{
+	const char *v = getenv("MRR_PREEMPT_STATS");
+
+	if (!v || strcmp(v, "1") || !stats.points)
+		return;
+	fprintf(stderr,
+		"mrr: replay preemption points: %lu (%lu counted, %lu "
+		"searched), %lu stops, longest search %lu stops\n",
+		stats.points, stats.counted, stats.searched, stats.stops,
+		stats.longest_search);
+}
+
+/* Resumes t with its pending signal and waits for its next stop that is
+ * not a stray signal (one the kernel or another process sent at replay:
+ * recorded signals are injected, never taken from outside). Returns 0 and
+ * the status, or -1 after reporting. */
+static int next_stop(struct replayer *rp, struct ptask *t, int *status,
+		     siginfo_t *si)
+{
+	for (;;) {
+		if (t->stopped) {
+			if (ptrace(PTRACE_CONT, t->t.tid, 0, t->resume_sig) <
+			    0) {
+				diverge(rp, t, "cannot resume: %s",
+					strerror(errno));
+				return -1;
+			}
+			t->stopped = false;
+			t->at_exit = false;
+			t->at_point = false;
+			t->resume_sig = 0;
+		}
+		if (tracee_wait(&t->t, status) < 0) {
+			diverge(rp, t, "the task vanished");
+			return -1;
+		}
+		if (WIFEXITED(*status) || WIFSIGNALED(*status))
+			return 0;
+		t->stopped = true;
+		if ((*status >> 16) != 0 ||
+		    ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, si) < 0)
+			return 0;
+		if (si->si_code <= 0 && si->si_signo != BPCOUNT_SIGNAL &&
+		    si->si_signo != SIGTRAP)
+			continue; /* stray: swallowed */
+		return 0;
+	}
+}
+
+static void report_other_stop(struct replayer *rp, struct ptask *t, int status)
+{
+	if (WIFEXITED(status) || WIFSIGNALED(status))
+		diverge(rp, t,
+			"the task ended (status 0x%x) before reaching the "
+			"preemption point at 0x%" PRIx64,
+			status, rp->ev.ip);
+	else
+		diverge(rp, t,
+			"the task stopped with status 0x%x before reaching "
+			"the preemption point at 0x%" PRIx64,
+			status, rp->ev.ip);
+}
+
+/* Whether t, stopped at ip, matches the recorded point; *why explains a
+ * mismatch when not NULL. */
+static bool matches(struct ptask *t, const struct mrr_preempt_extra *x,
+		    const struct mrr_event *ev, struct user_regs_struct *regs,
+		    char *why, size_t whylen)
+{
+	struct user_regs_struct want;
+	uint64_t hash;
+	int diff;
+
+	memcpy(&want, x->regs, sizeof(want));
+	if (tracee_get_regs(&t->t, regs) < 0) {
+		snprintf(why, whylen, "its registers cannot be read");
+		return false;
+	}
+	if (!point_same_regs(regs, &want, &diff)) {
+		uint64_t a[MRR_NREGS], b[MRR_NREGS];
+
+		memcpy(a, regs, sizeof(a));
+		memcpy(b, &want, sizeof(b));
+		snprintf(why, whylen,
+			 "%s is 0x%" PRIx64 ", recorded 0x%" PRIx64,
+			 point_reg_name(diff), a[diff], b[diff]);
+		return false;
+	}
+	if (point_stack_hash_range(&t->t, ev->args[1], ev->args[2], &hash) <
+		    0 ||
+	    hash != x->stack_hash) {
+		snprintf(why, whylen,
+			 "the registers match but the %" PRIu64
+			 " stack bytes at 0x%" PRIx64 " differ",
+			 ev->args[2], ev->args[1]);
+		return false;
+	}
+	return true;
+}
+
+/* The N-th execution of ev->ip: one stop. */
+static int run_to_count(struct replayer *rp, struct ptask *t,
+			const struct mrr_event *ev)
+{
+	struct bpcount c = {-1, 0};
+	siginfo_t si;
+	int status, err;
+
+	err = bpcount_open(&c, t->t.tid, ev->ip, ev->args[0]);
+	if (err) {
+		mrr_err("event %" PRIu64 " pid %d: cannot count executions "
+			"at 0x%" PRIx64 " (perf_event_open: %s)",
+			ev->seq, ev->tid, ev->ip, strerror(-err));
+		rp->status = MRR_EXIT_OSERR;
+		return -1;
+	}
+	err = next_stop(rp, t, &status, &si);
+	bpcount_close(&c);
+	if (err)
+		return -1;
+	stats.stops++;
+	if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
+	    WSTOPSIG(status) != BPCOUNT_SIGNAL || si.si_code != POLL_IN) {
+		report_other_stop(rp, t, status);
+		return -1;
+	}
+	return 0;
+}
+
+/* The first execution of ev->ip whose registers and stack match. */
+static int search(struct replayer *rp, struct ptask *t,
+		  const struct mrr_event *ev, const struct mrr_preempt_extra *x)
+{
+	struct user_regs_struct regs;
+	unsigned long n = 0;
+	char why[160];
+	siginfo_t si;
+	int status, err;
+
+	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
+	if (err) {
+		mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint "
+			"at 0x%" PRIx64 ": %s",
+			ev->seq, ev->tid, ev->ip, strerror(-err));
+		rp->status = MRR_EXIT_OSERR;
+		return -1;
+	}
+	for (;;) {
+		if (next_stop(rp, t, &status, &si) < 0)
+			return -1;
+		if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
+		    WSTOPSIG(status) != SIGTRAP) {
+			report_other_stop(rp, t, status);
+			return -1;
+		}
+		n++;
+		stats.stops++;
+		if (tracee_get_regs(&t->t, &regs) == 0 && regs.rip == ev->ip &&
+		    matches(t, x, ev, &regs, why, sizeof(why)))
+			break;
+		if (n >= REPLAY_PREEMPT_MAX_SEARCH) {
+			diverge(rp, t,
+				"no execution of 0x%" PRIx64
+				" among the first %lu matches the recorded "
+				"preemption point (the last: %s)",
+				ev->ip, n, why);
+			return -1;
+		}
+		t->resume_sig = 0; /* the trap is mrr's */
+	}
+	if (n > stats.longest_search)
+		stats.longest_search = n;
+	if (hwbp_clear(t->t.tid, REPLAY_PREEMPT_SLOT))
+		mrr_debug("pid %d: cannot clear the breakpoint", t->t.tid);
+	return 0;
+}
+
+void replay_preempt(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+	struct mrr_preempt_extra x;
+	struct user_regs_struct regs;
+	char why[160];
+
+	if (ev->extra_len != sizeof(x) ||
+	    ev->args[2] > MRR_PREEMPT_STACK_BELOW + MRR_PREEMPT_STACK_ABOVE ||
+	    (ev->nr != MRR_PREEMPT_TIMESLICE && ev->nr != MRR_PREEMPT_SIGNAL)) {
+		mrr_err("trace %s: preemption event %" PRIu64 " is malformed",
+			rp->o->trace_dir, ev->seq);
+		rp->status = MRR_EXIT_DATAERR;
+		return;
+	}
+	memcpy(&x, ev->extra, sizeof(x));
+	if (x.regs[offsetof(struct user_regs_struct, rip) / 8] != ev->ip) {
+		mrr_err("trace %s: preemption event %" PRIu64 " is malformed",
+			rp->o->trace_dir, ev->seq);
+		rp->status = MRR_EXIT_DATAERR;
+		return;
+	}
+	stats.points++;
+	if (ev->args[0]) {
+		stats.counted++;
+		if (run_to_count(rp, t, ev) < 0)
+			return;
+		if (!matches(t, &x, ev, &regs, why, sizeof(why))) {
+			diverge(rp, t,
+				"at execution %" PRIu64 " of 0x%" PRIx64
+				", the recorded preemption point, %s",
+				ev->args[0], ev->ip, why);
+			return;
+		}
+	} else {
+		stats.searched++;
+		if (search(rp, t, ev, &x) < 0)
+			return;
+	}
+	/* The resume flag as at record, so that the instruction at ip is
+	 * counted (or not) by the next point's counter as it was then. */
+	regs.eflags = (regs.eflags & ~EFLAGS_RF) |
+		      (x.regs[offsetof(struct user_regs_struct, eflags) / 8] &
+		       EFLAGS_RF);
+	if (tracee_set_regs(&t->t, &regs) < 0) {
+		diverge(rp, t, "cannot set the registers at the point");
+		return;
+	}
+	t->resume_sig = 0;
+	t->at_point = true;
+}

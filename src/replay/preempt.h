@@ -1,0 +1,33 @@
+/* Replaying MRR_EV_PREEMPT (trace-format/FORMAT.md 7.9): drives the task
+ * to the recorded point in its user code and checks it. */
+#ifndef MRR_REPLAY_PREEMPT_H
+#define MRR_REPLAY_PREEMPT_H
+
+#include <stdint.h>
+
+struct replayer;
+struct ptask;
+
+/* At most this many breakpoint stops when searching a point by registers
+ * (count 0); more is reported as a divergence. */
+#define REPLAY_PREEMPT_MAX_SEARCH 1000000ul
+
+/* The debug register slot the search uses (hwbp.h). */
+#define REPLAY_PREEMPT_SLOT 3
+
+/* Replays rp->ev, a preemption of t. On return t is stopped at the point
+ * (t->at_point set), or the replay diverged (reported). A count N > 0
+ * costs one stop (a perf breakpoint counter signals the N-th execution);
+ * N = 0 costs one stop per execution of the point's instruction until the
+ * registers and stack hash match. */
+void replay_preempt(struct replayer *rp, struct ptask *t);
+
+/* Totals over the replay, for bench/ (MRR_PREEMPT_STATS=1 prints them). */
+struct replay_preempt_stats {
+	unsigned long points, counted, searched, stops, longest_search;
+};
+void replay_preempt_stats(struct replay_preempt_stats *out);
+/* Prints them on stderr when MRR_PREEMPT_STATS=1 and a point was seen. */
+void replay_preempt_print_stats(void);
+
+#endif
