@@ -9,11 +9,12 @@
 
 #define EFLAGS_RF (1ull << 16)
 
-void point_stack_hash(struct tracee *t, uint64_t rsp, struct point_stack *out)
+void point_stack_hash(struct tracee *t, uint64_t rsp, bool red_zone,
+		      struct point_stack *out)
 {
 	uint8_t buf[MRR_PREEMPT_STACK_BELOW + MRR_PREEMPT_STACK_ABOVE];
 	uint64_t start = rsp - MRR_PREEMPT_STACK_BELOW;
-	ssize_t n = tracee_read(t, start, buf, sizeof(buf));
+	ssize_t n = red_zone ? tracee_read(t, start, buf, sizeof(buf)) : 0;
 
 	if (n <= 0) {
 		start = rsp;
@@ -40,7 +41,8 @@ int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
 }
 
 bool point_same_regs(const struct user_regs_struct *a,
-		     const struct user_regs_struct *b, int *first_diff)
+		     const struct user_regs_struct *b, uint64_t mask,
+		     int *first_diff)
 {
 	uint64_t wa[MRR_NREGS], wb[MRR_NREGS];
 	const int eflags = offsetof(struct user_regs_struct, eflags) / 8;
@@ -50,7 +52,7 @@ bool point_same_regs(const struct user_regs_struct *a,
 	wa[eflags] &= ~EFLAGS_RF;
 	wb[eflags] &= ~EFLAGS_RF;
 	for (int i = 0; i < MRR_NREGS; i++) {
-		if (wa[i] != wb[i]) {
+		if ((mask >> i & 1) && wa[i] != wb[i]) {
 			*first_diff = i;
 			return false;
 		}

@@ -16,22 +16,34 @@ struct point_stack {
 };
 
 /* Hashes the stack bytes of a point whose stack pointer is rsp: from
- * MRR_PREEMPT_STACK_BELOW bytes below rsp up to MRR_PREEMPT_STACK_ABOVE
- * above it, cut where readable memory ends (from rsp when the red zone
- * cannot be read). Never fails: unreadable memory hashes as length 0. */
-void point_stack_hash(struct tracee *t, uint64_t rsp, struct point_stack *out);
+ * MRR_PREEMPT_STACK_BELOW bytes below rsp (with red_zone) or from rsp, up
+ * to MRR_PREEMPT_STACK_ABOVE above it, cut where readable memory ends
+ * (from rsp when the red zone cannot be read). Never fails: unreadable
+ * memory hashes as length 0. */
+void point_stack_hash(struct tracee *t, uint64_t rsp, bool red_zone,
+		      struct point_stack *out);
+
+/* Register masks (bit i: word i of user_regs_struct is compared). */
+#define POINT_REGS_ALL ((1ull << 27) - 1)
+/* What a call into the syscall buffer library may leave differently at
+ * replay: the caller-saved registers and the flags. */
+#define POINT_REGS_CALLER_SAVED                                                \
+	((1ull << 6) | (1ull << 7) | (1ull << 8) | (1ull << 9) |               \
+	 (1ull << 10) | (1ull << 11) | (1ull << 12) | (1ull << 13) |           \
+	 (1ull << 14) | (1ull << 18))
 
 /* Hashes exactly [start, start + len); returns 0 or -EFAULT when some of
  * it cannot be read. */
 int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
 			   uint64_t *hash) __attribute__((warn_unused_result));
 
-/* Whether two register sets are the same point: every register, except
- * the resume flag (eflags bit 16) which depends on how the task stopped.
- * *first_diff gets the index (in user_regs_struct words) of the first
- * difference, or -1. */
+/* Whether two register sets are the same point: every register in mask,
+ * except the resume flag (eflags bit 16) which depends on how the task
+ * stopped. *first_diff gets the index (in user_regs_struct words) of the
+ * first difference, or -1. */
 bool point_same_regs(const struct user_regs_struct *a,
-		     const struct user_regs_struct *b, int *first_diff);
+		     const struct user_regs_struct *b, uint64_t mask,
+		     int *first_diff);
 
 /* The name of register word i of user_regs_struct ("rip", ...). */
 const char *point_reg_name(int i);

@@ -35,6 +35,7 @@ struct rec_preempt {
 	int slice_fd;
 	int timer_handler; /* -1 unknown, 0 no, 1 yes */
 	/* a signal held until the next execution of anchor runto_idx */
+	bool buffered; /* buffered syscalls ran since the last event */
 	bool held;
 	siginfo_t held_si;
 	struct bpcount runto;
@@ -191,8 +192,18 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	struct capture c = {0};
 	struct point_stack st;
 
+	struct rec_preempt *p = get_pre(t);
+	uint64_t mask = POINT_REGS_ALL;
+
+	/* the buffered calls before the point, in the trace before it */
+	rec_sbuf_flush(rec, t);
+	/* After calls into the syscall buffer library, whose code runs
+	 * differently at replay, only what a call preserves is compared,
+	 * and the red zone (where its frames were) is not hashed. */
+	if (p->buffered)
+		mask &= ~POINT_REGS_CALLER_SAVED;
 	memcpy(x.regs, regs, sizeof(x.regs));
-	point_stack_hash(&t->t, regs->rsp, &st);
+	point_stack_hash(&t->t, regs->rsp, !p->buffered, &st);
 	x.stack_hash = st.hash;
 	capture_extra(&c, &x, sizeof(x));
 	ev.kind = MRR_EV_PREEMPT;
@@ -202,6 +213,7 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	ev.args[0] = count;
 	ev.args[1] = st.start;
 	ev.args[2] = st.len;
+	ev.args[3] = mask;
 	stats.points++;
 	if (count)
 		stats.counted++;
@@ -226,19 +238,14 @@ static void deliver_here(struct recorder *rec, struct rtask *t,
 void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 			     const struct mrr_event *ev)
 {
-	struct rec_preempt *p = t->pre;
+	struct rec_preempt *p = get_pre(t);
 
 	(void)rec;
+	if (ev->kind == MRR_EV_BUFFER)
+		p->buffered = true;
 	if (ev->kind == MRR_EV_BUFFER || ev->kind == MRR_EV_BACKTRACE)
 		return;
-	if (!p) {
-		/* Nothing armed yet: only a timer handler makes it worth a
-		 * look (rt_sigaction and exec events change that). */
-		if (ev->kind != MRR_EV_EXEC &&
-		    !(ev->kind == MRR_EV_SYSCALL && ev->nr == SYS_rt_sigaction))
-			return;
-		p = get_pre(t);
-	}
+	p->buffered = false;
 	if (ev->kind == MRR_EV_EXEC) {
 		drop_anchors(p);
 		p->timer_handler = -1;
@@ -347,32 +354,41 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 	return false;
 }
 
-bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
-			const siginfo_t *si, struct user_regs_struct *regs)
+bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
+		      const siginfo_t *si, struct user_regs_struct *regs)
 {
 	struct rec_preempt *p = get_pre(t);
 	int idx;
 
+	(void)rec;
 	if (p->held || in_syscall(regs))
 		return false;
-	stats.stops++;
 	idx = live_anchor(p);
-	if (idx >= 0 &&
-	    bpcount_open(&p->runto, t->t.tid, p->anchor[idx], 1) == 0) {
-		p->held = true;
-		p->held_si = *si;
-		p->runto_idx = idx;
-		/* if the anchor does not come back soon, the slice ends the
-		 * wait (slice_stop) */
-		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
-			p->slice_fd = -1;
-		if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, RUNTO_NS))
-			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
-		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
-		return true;
-	}
-	if (!anchor_ok(t->t.tid, regs->rip))
+	if (idx < 0 ||
+	    bpcount_open(&p->runto, t->t.tid, p->anchor[idx], 1) != 0)
 		return false;
+	stats.stops++;
+	p->held = true;
+	p->held_si = *si;
+	p->runto_idx = idx;
+	/* if the anchor does not come back soon, the slice ends the wait
+	 * (slice_stop) */
+	if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
+		p->slice_fd = -1;
+	if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, RUNTO_NS))
+		mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	return true;
+}
+
+bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
+			const siginfo_t *si, struct user_regs_struct *regs)
+{
+	struct rec_preempt *p = get_pre(t);
+
+	if (p->held || in_syscall(regs) || !anchor_ok(t->t.tid, regs->rip))
+		return false;
+	stats.stops++;
 	add_anchor(p, regs->rip);
 	deliver_here(rec, t, si, regs, 0);
 	return true;
@@ -410,7 +426,6 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
 		if (tracee_get_regs(&t->t, &regs) < 0)
 			return -ESRCH;
 	}
-	rec_sbuf_flush(rec, t);
 	add_anchor(p, regs.rip);
 	write_point(rec, t, &regs, 0, MRR_PREEMPT_TIMESLICE);
 	return 1;

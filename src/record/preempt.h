@@ -43,10 +43,18 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 			  const siginfo_t *si, struct user_regs_struct *regs);
 
 /* A signal with a handler arrived while t ran user code (si, regs: the
- * stop's): records a point and delivers the signal there (MRR_EV_PREEMPT,
- * then MRR_EV_SIGNAL with MRR_SIG_AT_POINT), now or at the next execution
- * of an anchor. Returns false when it cannot (t is not resumed: the
- * caller defers the signal to the next syscall as before). */
+ * stop's), before the buffer flush: when an anchor ran since t's last
+ * event, holds the signal, resumes t and returns true; the signal is then
+ * delivered at the anchor's next execution (rec_preempt_own_stop), or
+ * after t's next event if that comes first. */
+bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
+		      const siginfo_t *si, struct user_regs_struct *regs);
+
+/* The same signal when rec_preempt_hold did not take it, after the flush:
+ * records the point where t stands (MRR_EV_PREEMPT, count 0, then
+ * MRR_EV_SIGNAL with MRR_SIG_AT_POINT) and delivers the signal there.
+ * Returns false when it cannot (t is not resumed: the caller defers the
+ * signal to the next syscall as before). */
 bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
 			const siginfo_t *si, struct user_regs_struct *regs);
 

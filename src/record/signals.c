@@ -199,9 +199,20 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		if (sig == SIGTRAP && at_handler_entry(t, &regs))
 			return;
 	}
-	rec_sbuf_flush(rec, t);
+	/* before the flush: a stop of mrr's that records nothing must not
+	 * flush (a flush the replay cannot place before the task moves) */
 	if (rec_preempt_own_stop(rec, t, &si, &regs))
 		return;
+	at_exit = t->have_exit_regs && same_regs(&regs, &t->exit_regs);
+	/* A signal with a handler, in user code, while an anchor ran: held
+	 * for the anchor's next execution, before the flush (no flush may
+	 * come before the task moves again at replay) */
+	if (!at_exit && !is_sync(&si) && !t->deferred &&
+	    !(t->injecting && sig == t->injecting_info.si_signo) &&
+	    disposition(t->t.tid, sig) == DISP_CAUGHT &&
+	    rec_preempt_hold(rec, t, &si, &regs))
+		return;
+	rec_sbuf_flush(rec, t);
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
 	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
 	    try_rdtsc(rec, t, &regs)) {
@@ -220,7 +231,6 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
-	at_exit = t->have_exit_regs && same_regs(&regs, &t->exit_regs);
 	switch (disposition(t->t.tid, sig)) {
 	case DISP_STOP: /* job control is not recorded */
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);

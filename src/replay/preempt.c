@@ -107,7 +107,7 @@ static bool matches(struct ptask *t, const struct mrr_preempt_extra *x,
 		snprintf(why, whylen, "its registers cannot be read");
 		return false;
 	}
-	if (!point_same_regs(regs, &want, &diff)) {
+	if (!point_same_regs(regs, &want, ev->args[3], &diff)) {
 		uint64_t a[MRR_NREGS], b[MRR_NREGS];
 
 		memcpy(a, regs, sizeof(a));
@@ -189,6 +189,9 @@ static int search(struct replayer *rp, struct ptask *t,
 		if (tracee_get_regs(&t->t, &regs) == 0 && regs.rip == ev->ip &&
 		    matches(t, x, ev, &regs, why, sizeof(why)))
 			break;
+		if (mrr_debug_enabled > 0)
+			mrr_debug("event %" PRIu64 " search stop %lu: %s",
+				  ev->seq, n, why);
 		if (n >= REPLAY_PREEMPT_MAX_SEARCH) {
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
@@ -215,7 +218,8 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 
 	if (ev->extra_len != sizeof(x) ||
 	    ev->args[2] > MRR_PREEMPT_STACK_BELOW + MRR_PREEMPT_STACK_ABOVE ||
-	    (ev->nr != MRR_PREEMPT_TIMESLICE && ev->nr != MRR_PREEMPT_SIGNAL)) {
+	    (ev->nr != MRR_PREEMPT_TIMESLICE && ev->nr != MRR_PREEMPT_SIGNAL) ||
+	    (ev->args[3] & ~POINT_REGS_ALL) || !(ev->args[3] >> 16 & 1)) {
 		mrr_err("trace %s: preemption event %" PRIu64 " is malformed",
 			rp->o->trace_dir, ev->seq);
 		rp->status = MRR_EXIT_DATAERR;
