@@ -40,6 +40,28 @@ int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
 	return 0;
 }
 
+int point_deep_hash(struct tracee *t, uint64_t start, uint64_t end,
+		    uint64_t *hash)
+{
+	static uint8_t buf[65536];
+	struct trace_xxh64_state st;
+
+	if (end < start || end - start > POINT_DEEP_MAX)
+		return -EFAULT;
+	trace_xxh64_init(&st, 0);
+	while (start < end) {
+		size_t n = end - start < sizeof(buf) ? (size_t)(end - start)
+						     : sizeof(buf);
+
+		if (tracee_read_all(t, start, buf, n) < 0)
+			return -EFAULT;
+		trace_xxh64_update(&st, buf, n);
+		start += n;
+	}
+	*hash = trace_xxh64_digest(&st);
+	return 0;
+}
+
 bool point_same_regs(const struct user_regs_struct *a,
 		     const struct user_regs_struct *b, uint64_t mask,
 		     int *first_diff)

@@ -23,6 +23,13 @@ struct point_stack {
 void point_stack_hash(struct tracee *t, uint64_t rsp, bool red_zone,
 		      struct point_stack *out);
 
+/* Hashes [start, end) of the stack (the whole stack above a point: the
+ * frames of every caller, where the loop counters of outer loops live),
+ * reading at most POINT_DEEP_MAX bytes. Returns 0 or -EFAULT. */
+#define POINT_DEEP_MAX (1u << 20)
+int point_deep_hash(struct tracee *t, uint64_t start, uint64_t end,
+		    uint64_t *hash) __attribute__((warn_unused_result));
+
 /* Register masks (bit i: word i of user_regs_struct is compared). */
 #define POINT_REGS_ALL ((1ull << 27) - 1)
 /* What a call into the syscall buffer library may leave differently at

@@ -24,19 +24,26 @@
 /* CPU time after an event before a task with a timer handler is stopped:
  * bounds the first, uncounted search at replay. */
 #define SLICE_NS 100000ull
+/* After the first slice, while anchors run: a counted point every
+ * SLICE_LONG_NS of CPU time, so that a later uncounted point (the task
+ * left its anchors) never needs a long search. */
+#define SLICE_LONG_NS 2000000ull
 /* CPU time a task may run towards an anchor before mrr gives up waiting
  * for it and records where the task is. */
-#define RUNTO_NS 20000000ull
+#define RUNTO_NS 2000000ull
 
 struct rec_preempt {
 	uint64_t anchor[NANCHORS];
 	struct bpcount count[NANCHORS];
 	int nanchors, next_victim;
 	int slice_fd;
+	int slice_level;   /* 0: the first slice after an event */
 	int timer_handler; /* -1 unknown, 0 no, 1 yes */
-	/* a signal held until the next execution of anchor runto_idx */
-	bool buffered; /* buffered syscalls ran since the last event */
+	bool buffered;	   /* buffered syscalls ran since the last event */
+	/* waiting for the next execution of anchor runto_idx, to record a
+	 * point there (and deliver held_si, with has_sig) */
 	bool held;
+	bool has_sig;
 	siginfo_t held_si;
 	struct bpcount runto;
 	int runto_idx;
@@ -149,6 +156,23 @@ static bool anchor_ok(pid_t tid, uint64_t addr)
 	return ok;
 }
 
+/* The end of the mapping that holds addr (the stack above a point), at
+ * most POINT_DEEP_MAX above it; 0 if unmapped. */
+static uint64_t mapping_end(pid_t tid, uint64_t addr)
+{
+	struct proc_vma *v = NULL;
+	long n = proc_read_vmas(tid, false, &v);
+	uint64_t end = 0;
+
+	for (long i = 0; i < n; i++)
+		if (addr >= v[i].start && addr < v[i].end)
+			end = v[i].end;
+	free(v);
+	if (end && end - addr > POINT_DEEP_MAX)
+		end = addr + POINT_DEEP_MAX;
+	return end;
+}
+
 static void add_anchor(struct rec_preempt *p, uint64_t addr)
 {
 	int i;
@@ -214,6 +238,12 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	ev.args[1] = st.start;
 	ev.args[2] = st.len;
 	ev.args[3] = mask;
+	/* the whole stack above the point: tells apart the executions of a
+	 * loop that repeats the same work (outer loop counters) */
+	ev.args[4] = mapping_end(t->t.tid, regs->rsp);
+	if (!ev.args[4] ||
+	    point_deep_hash(&t->t, regs->rsp, ev.args[4], &ev.args[5]) < 0)
+		ev.args[4] = ev.args[5] = 0;
 	stats.points++;
 	if (count)
 		stats.counted++;
@@ -253,14 +283,16 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 		p->timer_handler = -1;
 	}
 	if (p->held) {
-		/* t reached an event before the anchor: the signal goes out
-		 * after its next syscall, as without anchors. */
+		/* t reached an event before the anchor: a held signal goes
+		 * out after its next syscall, as without anchors. */
 		p->held = false;
 		bpcount_close(&p->runto);
-		stats.deferred++;
-		if (!t->deferred) {
-			t->deferred = true;
-			t->deferred_info = p->held_si;
+		if (p->has_sig) {
+			stats.deferred++;
+			if (!t->deferred) {
+				t->deferred = true;
+				t->deferred_info = p->held_si;
+			}
 		}
 	}
 	for (int i = 0; i < p->nanchors; i++) {
@@ -273,6 +305,7 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 				  (unsigned long long)p->anchor[i],
 				  strerror(-err));
 	}
+	p->slice_level = 0;
 	if (p->timer_handler < 0)
 		p->timer_handler = catches_timer_signal(t->t.tid);
 	if (p->timer_handler) {
@@ -286,18 +319,62 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 	}
 }
 
-/* The slice ended at regs: a first, uncounted point where the task is,
- * unless an anchor already ran since its last event. */
+/* Waits (t resumed) for the next execution of anchor idx to record a
+ * point there, and deliver si if not NULL. Returns false when no counter
+ * can be set (t not resumed). */
+static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
+			  const siginfo_t *si)
+{
+	if (bpcount_open(&p->runto, t->t.tid, p->anchor[idx], 1) != 0)
+		return false;
+	stats.stops++;
+	p->held = true;
+	p->has_sig = si != NULL;
+	if (si)
+		p->held_si = *si;
+	p->runto_idx = idx;
+	/* if the anchor does not come back soon, the slice ends the wait
+	 * (slice_stop) */
+	if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
+		p->slice_fd = -1;
+	if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, RUNTO_NS))
+		mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	return true;
+}
+
+/* A point where t stands (count 0), if it may be one; resumes t. */
+static void point_here(struct recorder *rec, struct rtask *t,
+		       struct rec_preempt *p,
+		       const struct user_regs_struct *regs)
+{
+	if (!in_syscall(regs) && anchor_ok(t->t.tid, regs->rip)) {
+		add_anchor(p, regs->rip);
+		write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
+	}
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+}
+
+/* The slice ended at regs. The first slice after an event: a point where
+ * the task is (a short search at replay), unless an anchor ran (then the
+ * long slice). A long slice: a counted point at the next execution of the
+ * anchor that ran most, so that the task's last event stays recent. */
 static void slice_stop(struct recorder *rec, struct rtask *t,
 		       struct rec_preempt *p,
 		       const struct user_regs_struct *regs)
 {
+	int idx = live_anchor(p);
+
 	if (cpuslice_disarm(p->slice_fd))
 		mrr_debug("pid %d: cannot disarm the slice", t->t.tid);
 	if (p->held) {
-		/* the anchor did not come: deliver where the task is */
+		/* the anchor did not come: record where the task is */
 		p->held = false;
 		bpcount_close(&p->runto);
+		if (!p->has_sig) {
+			point_here(rec, t, p, regs);
+			return;
+		}
 		if (!in_syscall(regs) && anchor_ok(t->t.tid, regs->rip)) {
 			add_anchor(p, regs->rip);
 			deliver_here(rec, t, &p->held_si, regs, 0);
@@ -309,12 +386,19 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	}
-	if (live_anchor(p) < 0 && !in_syscall(regs) &&
-	    anchor_ok(t->t.tid, regs->rip)) {
-		add_anchor(p, regs->rip);
-		write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
+	if (idx < 0) {
+		point_here(rec, t, p, regs);
+		return;
 	}
-	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	if (p->slice_level == 0) {
+		p->slice_level = 1;
+		if (cpuslice_arm(p->slice_fd, SLICE_LONG_NS))
+			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	}
+	if (!run_to_anchor(t, p, idx, NULL))
+		point_here(rec, t, p, regs);
 }
 
 bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
@@ -337,7 +421,12 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 				  t->t.tid, (unsigned long long)regs->rip);
 			n = 0;
 		}
-		deliver_here(rec, t, &p->held_si, regs, n);
+		if (p->has_sig) {
+			deliver_here(rec, t, &p->held_si, regs, n);
+		} else {
+			write_point(rec, t, regs, n, MRR_PREEMPT_TIMESLICE);
+			ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		}
 		return true;
 	}
 	if (p && bpcount_is_overflow(si, p->slice_fd)) {
@@ -361,24 +450,18 @@ bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
 	int idx;
 
 	(void)rec;
+	if (p->held && !p->has_sig) {
+		/* on the way to an anchor for a timeslice: the signal goes
+		 * out at that point */
+		p->has_sig = true;
+		p->held_si = *si;
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return true;
+	}
 	if (p->held || in_syscall(regs))
 		return false;
 	idx = live_anchor(p);
-	if (idx < 0 ||
-	    bpcount_open(&p->runto, t->t.tid, p->anchor[idx], 1) != 0)
-		return false;
-	stats.stops++;
-	p->held = true;
-	p->held_si = *si;
-	p->runto_idx = idx;
-	/* if the anchor does not come back soon, the slice ends the wait
-	 * (slice_stop) */
-	if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
-		p->slice_fd = -1;
-	if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, RUNTO_NS))
-		mrr_debug("pid %d: cannot arm the slice", t->t.tid);
-	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
-	return true;
+	return idx >= 0 && run_to_anchor(t, p, idx, si);
 }
 
 bool rec_preempt_signal(struct recorder *rec, struct rtask *t,

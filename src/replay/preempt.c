@@ -129,6 +129,25 @@ static bool matches(struct ptask *t, const struct mrr_preempt_extra *x,
 	return true;
 }
 
+/* Whether the whole stack above the point matches (args[4], args[5]). */
+static bool deep_matches(struct ptask *t, const struct mrr_event *ev,
+			 const struct user_regs_struct *regs, char *why,
+			 size_t whylen)
+{
+	uint64_t hash;
+
+	if (!ev->args[4])
+		return true;
+	if (point_deep_hash(&t->t, regs->rsp, ev->args[4], &hash) == 0 &&
+	    hash == ev->args[5])
+		return true;
+	snprintf(why, whylen,
+		 "the registers and the stack near rsp match, but not the "
+		 "stack above up to 0x%" PRIx64,
+		 ev->args[4]);
+	return false;
+}
+
 /* The N-th execution of ev->ip: one stop. */
 static int run_to_count(struct replayer *rp, struct ptask *t,
 			const struct mrr_event *ev)
@@ -168,6 +187,13 @@ static int search(struct replayer *rp, struct ptask *t,
 	siginfo_t si;
 	int status, err;
 
+	/* The point may be where the task stands: a signal that was pending
+	 * when the task resumed from its previous event stopped it again
+	 * before any instruction ran. */
+	if (t->stopped && tracee_get_regs(&t->t, &regs) == 0 &&
+	    regs.rip == ev->ip && matches(t, x, ev, &regs, why, sizeof(why)) &&
+	    deep_matches(t, ev, &regs, why, sizeof(why)))
+		return 0;
 	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
 	if (err) {
 		mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint "
@@ -187,7 +213,8 @@ static int search(struct replayer *rp, struct ptask *t,
 		n++;
 		stats.stops++;
 		if (tracee_get_regs(&t->t, &regs) == 0 && regs.rip == ev->ip &&
-		    matches(t, x, ev, &regs, why, sizeof(why)))
+		    matches(t, x, ev, &regs, why, sizeof(why)) &&
+		    deep_matches(t, ev, &regs, why, sizeof(why)))
 			break;
 		if (mrr_debug_enabled > 0)
 			mrr_debug("event %" PRIu64 " search stop %lu: %s",
@@ -226,7 +253,9 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 		return;
 	}
 	memcpy(&x, ev->extra, sizeof(x));
-	if (x.regs[offsetof(struct user_regs_struct, rip) / 8] != ev->ip) {
+	if (x.regs[offsetof(struct user_regs_struct, rip) / 8] != ev->ip ||
+	    (ev->args[4] && (ev->args[4] < x.regs[19] ||
+			     ev->args[4] - x.regs[19] > POINT_DEEP_MAX))) {
 		mrr_err("trace %s: preemption event %" PRIu64 " is malformed",
 			rp->o->trace_dir, ev->seq);
 		rp->status = MRR_EXIT_DATAERR;
@@ -248,6 +277,11 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 		stats.searched++;
 		if (search(rp, t, ev, &x) < 0)
 			return;
+		if (tracee_get_regs(&t->t, &regs) < 0) {
+			diverge(rp, t,
+				"cannot read the registers at the point");
+			return;
+		}
 	}
 	/* The resume flag as at record, so that the instruction at ip is
 	 * counted (or not) by the next point's counter as it was then. */
