@@ -32,8 +32,9 @@ static void on_usr1(int sig)
 __attribute__((noinline)) static uint64_t work(uint64_t x)
 {
 	R8(x)
+	R8(x)
 	R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x)
-		R8(x) R8(x) R8(x) return x;
+		R8(x) R8(x) return x;
 }
 
 int main(void)
