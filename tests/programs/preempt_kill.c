@@ -29,12 +29,15 @@ static void on_usr1(int sig)
 
 /* Straight-line, a few hundred ns: the replay finds the point by
  * stopping at each execution of one instruction since the last event. */
+/* clang-format off */
+#define R128(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) \
+	R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x)
+/* clang-format on */
+
 __attribute__((noinline)) static uint64_t work(uint64_t x)
 {
-	R8(x)
-	R8(x)
-	R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x) R8(x)
-		R8(x) R8(x) return x;
+	R128(x)
+	return x;
 }
 
 int main(void)
