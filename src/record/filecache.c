@@ -306,9 +306,28 @@ int filecache_lookup(struct filecache *fc, const struct stat *st,
 			  kname);
 		return -ENOENT;
 	}
-	if (linkat(fc->files_fd, e.name, fc->trace_fd, e.name, 0) < 0 &&
-	    errno != EEXIST)
-		return -errno;
+	if (linkat(fc->files_fd, e.name, fc->trace_fd, e.name, 0) < 0) {
+		struct stat had;
+		char tmp[64];
+
+		if (errno != EEXIST)
+			return -errno;
+		/* The trace holds this content already, from another file:
+		 * keep it unless only ours can be executed (as the writer
+		 * copies, a program 0700, anything else 0600). */
+		if (fstatat(fc->trace_fd, e.name, &had, AT_SYMLINK_NOFOLLOW) <
+			    0 ||
+		    (had.st_mode & 0100) || !(o.st_mode & 0100))
+			goto linked;
+		tmp_name(tmp, sizeof(tmp));
+		if (linkat(fc->files_fd, e.name, fc->trace_fd, tmp, 0) < 0)
+			return -errno;
+		if (renameat(fc->trace_fd, tmp, fc->trace_fd, e.name) < 0) {
+			unlinkat(fc->trace_fd, tmp, 0);
+			return -errno;
+		}
+	}
+linked:
 	if (fc->sync) {
 		fd = openat(fc->trace_fd, e.name,
 			    O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
