@@ -8,6 +8,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "replay/checkpoint_files.h"
+#include "replay/checkpoint_mem.h"
 #include "replay/ptask.h"
 #include "replay/session.h"
 
@@ -19,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -27,20 +27,10 @@
 #include <unistd.h>
 
 /* One range of shared memory, as it was at the checkpoint. */
-/* One range of memory fork does not carry over (shared with other
- * processes, or wiped in a child), as it was at the checkpoint. */
-struct cp_range {
-	uint64_t addr;
-	uint64_t len;
-	unsigned prot; /* PROT_*, for writing it back */
-	uint8_t *data;
-};
-
 struct cp_task {
 	struct ptask saved; /* replayer state; saved.t.tid: the forked copy */
 	struct user_regs_struct regs;
-	struct cp_range *shared;
-	size_t nshared;
+	struct cp_mem mem; /* what fork leaves out of the copy */
 };
 
 struct checkpoint {
@@ -144,17 +134,6 @@ static void kill_task(struct checkpoints *s, pid_t tid)
 	s->dead[s->ndead++] = tid;
 }
 
-static void free_shared(struct cp_task *ct)
-{
-	size_t i;
-
-	for (i = 0; i < ct->nshared; i++)
-		free(ct->shared[i].data);
-	free(ct->shared);
-	ct->shared = NULL;
-	ct->nshared = 0;
-}
-
 static void free_checkpoint(struct checkpoints *s, struct checkpoint *cp)
 {
 	const char *tmpdir = s->rp->tmpdir;
@@ -162,7 +141,7 @@ static void free_checkpoint(struct checkpoints *s, struct checkpoint *cp)
 
 	for (i = 0; i < cp->ntasks; i++) {
 		kill_task(s, cp->tasks[i].saved.t.tid);
-		free_shared(&cp->tasks[i]);
+		cp_mem_free(&cp->tasks[i].mem);
 	}
 	free(cp->tasks);
 	free(cp->copies);
@@ -455,136 +434,6 @@ static int inject_fork(struct tracee *t, pid_t *child_out)
 	return 0;
 }
 
-/* A mapping as /proc/PID/smaps shows it, with the VmFlags fork obeys. */
-struct smaps_vma {
-	uint64_t start, end;
-	unsigned prot;
-	bool shared;
-	bool dontcopy;	 /* "dc": MADV_DONTFORK, absent in a child */
-	bool wipeonfork; /* "wf": MADV_WIPEONFORK, zeroes in a child */
-	char name[256];
-};
-
-/* Reads the next mapping of f (smaps). Returns 1, or 0 at the end. */
-static int next_smaps_vma(FILE *f, struct smaps_vma *v)
-{
-	char line[512], perms[8];
-	unsigned long long a, b;
-	int name_at = 0;
-
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &a, &b, perms,
-			   &name_at) >= 3 &&
-		    strchr(line, '-') < strchr(line, ' ')) {
-			memset(v, 0, sizeof(*v));
-			v->start = a;
-			v->end = b;
-			v->prot = (perms[0] == 'r' ? PROT_READ : 0) |
-				  (perms[1] == 'w' ? PROT_WRITE : 0) |
-				  (perms[2] == 'x' ? PROT_EXEC : 0);
-			v->shared = perms[3] == 's';
-			if (name_at)
-				snprintf(v->name, sizeof(v->name), "%.*s",
-					 (int)strcspn(line + name_at, "\n"),
-					 line + name_at);
-			continue;
-		}
-		if (!strncmp(line, "VmFlags:", 8)) {
-			v->dontcopy = strstr(line, " dc") != NULL;
-			v->wipeonfork = strstr(line, " wf") != NULL;
-			return 1; /* the last line of a mapping */
-		}
-	}
-	return 0;
-}
-
-/* Saves the contents of t's memory that fork does not keep for the copy:
- * shared mappings other than the replay's file copies (those are saved as
- * files), and MADV_WIPEONFORK ranges. A MADV_DONTFORK range is not in the
- * copy at all: no checkpoint then. */
-static int save_shared(struct checkpoints *s, struct ptask *t,
-		       struct cp_task *ct, uint64_t *bytes)
-{
-	const char *tmpdir = s->rp->tmpdir;
-	size_t tlen = strlen(tmpdir);
-	struct smaps_vma v;
-	char path[64];
-	int err = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/smaps", t->t.tid);
-	f = fopen(path, "re");
-	if (!f)
-		return refuse(s, -EIO, "cannot read the mappings of pid %d",
-			      t->rec_tid);
-	while (!err && next_smaps_vma(f, &v)) {
-		struct cp_range *g, *rg;
-		uint64_t len = v.end - v.start;
-
-		if (v.dontcopy) {
-			err = refuse(s, -ENOTSUP,
-				     "pid %d has memory that fork does not "
-				     "copy (MADV_DONTFORK at 0x%" PRIx64 ")",
-				     t->rec_tid, v.start);
-			break;
-		}
-		if (!v.wipeonfork &&
-		    (!v.shared || (tlen && !strncmp(v.name, tmpdir, tlen) &&
-				   v.name[tlen] == '/')))
-			continue;
-		if (*bytes + len > CHECKPOINT_MAX_SHARED) {
-			err = refuse(s, -EFBIG,
-				     "pid %d shares more than %llu MiB of "
-				     "memory with other processes",
-				     t->rec_tid, CHECKPOINT_MAX_SHARED >> 20);
-			break;
-		}
-		g = realloc(ct->shared, (ct->nshared + 1) * sizeof(*g));
-		if (!g)
-			mrr_fatal("out of memory");
-		ct->shared = g;
-		rg = &g[ct->nshared];
-		rg->addr = v.start;
-		rg->len = len;
-		rg->prot = v.prot;
-		rg->data = malloc(len);
-		if (!rg->data)
-			mrr_fatal("out of memory");
-		ct->nshared++;
-		if (tracee_read_all(&t->t, rg->addr, rg->data, len) < 0)
-			err = refuse(s, -EIO,
-				     "cannot read the shared memory of pid %d "
-				     "at 0x%" PRIx64,
-				     t->rec_tid, rg->addr);
-		*bytes += len;
-	}
-	fclose(f);
-	return err;
-}
-
-/* Writes a saved range back into t. The kernel refuses a forced write
- * into a shared mapping without PROT_WRITE: such a range is made writable
- * for the time of the write. Returns 0 or -errno. */
-static int write_back(struct ptask *t, const struct cp_range *rg)
-{
-	uint64_t args[6] = {rg->addr, rg->len, rg->prot | PROT_WRITE};
-	int64_t ret = 0;
-	int err;
-
-	if (rg->prot & PROT_WRITE)
-		return tracee_write_all(&t->t, rg->addr, rg->data, rg->len);
-	err = tracee_inject_syscall(&t->t, 1, SYS_mprotect, args, &ret);
-	if (!err && ret)
-		err = (int)ret;
-	if (!err)
-		err = tracee_write_all(&t->t, rg->addr, rg->data, rg->len);
-	args[2] = rg->prot;
-	if (tracee_inject_syscall(&t->t, 1, SYS_mprotect, args, &ret) < 0 ||
-	    ret)
-		err = err ? err : -EIO;
-	return err;
-}
-
 /* Which kept checkpoint to drop for a new one at event now: the one whose
  * neighbours are closest relative to its age (the newest is never
  * dropped), so that the spacing grows towards the past. */
@@ -679,7 +528,8 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 		struct cp_task *ct = &cp->tasks[cp->ntasks];
 		pid_t copy;
 
-		err = save_shared(s, t, ct, &cp->saved_bytes);
+		err = cp_mem_save(&ct->mem, t, rp->tmpdir, &cp->saved_bytes,
+				  s->why, sizeof(s->why));
 		if (!err && tracee_get_regs(&t->t, &ct->regs) < 0)
 			err = refuse(s, -EIO,
 				     "cannot read the registers of "
@@ -689,7 +539,7 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 			err = refuse(s, -EIO, "pid %d did not fork: %s",
 				     t->rec_tid, strerror(-err));
 		if (err) {
-			free_shared(ct);
+			cp_mem_free(&ct->mem);
 			break;
 		}
 		ct->saved = *t;
@@ -749,7 +599,6 @@ static struct ptask *revive(struct checkpoints *s, struct cp_task *ct)
 	struct ptask *t = calloc(1, sizeof(*t));
 	pid_t live;
 	int64_t ret;
-	size_t i;
 	int err;
 
 	if (!t)
@@ -771,8 +620,8 @@ static struct ptask *revive(struct checkpoints *s, struct cp_task *ct)
 		err = tracee_inject_syscall(&t->t, 1, SYS_getpid, NULL, &ret);
 	if (!err)
 		err = tracee_open_mem(&t->t);
-	for (i = 0; !err && i < ct->nshared; i++)
-		err = write_back(t, &ct->shared[i]);
+	if (!err)
+		err = cp_mem_restore(&ct->mem, t);
 	if (err) {
 		mrr_err("cannot restore pid %d (live pid %d): %s",
 			ct->saved.rec_tid, live, strerror(-err));
