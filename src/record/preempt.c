@@ -40,6 +40,7 @@ struct rec_preempt {
 	int slice_level;   /* 0: the first slice after an event */
 	int timer_handler; /* -1 unknown, 0 no, 1 yes */
 	bool buffered;	   /* buffered syscalls ran since the last event */
+	bool was_hot;	   /* an anchor ran before the last event */
 	/* waiting for the next execution of anchor runto_idx, to record a
 	 * point there (and deliver held_si, with has_sig) */
 	bool held;
@@ -173,10 +174,15 @@ static uint64_t mapping_end(pid_t tid, uint64_t addr)
 	return end;
 }
 
+/* Makes addr an anchor, unless an anchor ran just before the task's last
+ * event: its loop has one already, and each anchor in a loop costs a
+ * debug exception per execution. */
 static void add_anchor(struct rec_preempt *p, uint64_t addr)
 {
 	int i;
 
+	if (p->was_hot)
+		return;
 	for (i = 0; i < p->nanchors; i++)
 		if (p->anchor[i] == addr)
 			return;
@@ -295,11 +301,17 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 			}
 		}
 	}
+	p->was_hot = false;
 	for (int i = 0; i < p->nanchors; i++) {
-		int err = p->count[i].fd >= 0
-				  ? bpcount_reset(&p->count[i])
-				  : bpcount_open(&p->count[i], t->t.tid,
-						 p->anchor[i], 0);
+		uint64_t n;
+		int err;
+
+		if (p->count[i].fd >= 0 && bpcount_read(&p->count[i], &n) == 0 &&
+		    n > 0)
+			p->was_hot = true;
+		err = p->count[i].fd >= 0 ? bpcount_reset(&p->count[i])
+					  : bpcount_open(&p->count[i], t->t.tid,
+							 p->anchor[i], 0);
 		if (err)
 			mrr_debug("pid %d: no counter at 0x%llx: %s", t->t.tid,
 				  (unsigned long long)p->anchor[i],
