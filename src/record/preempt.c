@@ -306,8 +306,8 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 		uint64_t n;
 		int err;
 
-		if (p->count[i].fd >= 0 && bpcount_read(&p->count[i], &n) == 0 &&
-		    n > 0)
+		if (p->count[i].fd >= 0 &&
+		    bpcount_read(&p->count[i], &n) == 0 && n > 0)
 			p->was_hot = true;
 		err = p->count[i].fd >= 0 ? bpcount_reset(&p->count[i])
 					  : bpcount_open(&p->count[i], t->t.tid,
