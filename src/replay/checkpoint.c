@@ -504,6 +504,12 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 			return refuse(s, -EAGAIN,
 				      "pid %d has run to its next event",
 				      t->rec_tid);
+		/* a signal is delivered there from that very stop, which the
+		 * injected fork would turn into a syscall stop */
+		if (t->at_point)
+			return refuse(s, -EAGAIN,
+				      "pid %d is stopped at a preemption point",
+				      t->rec_tid);
 		threads = threads_of(t->t.tid, &pending);
 		if (threads != 1)
 			return refuse(s, -ENOTSUP,
