@@ -268,6 +268,43 @@ P
 	rc=$?
 	[ "$rc" = 71 ] || fail "-g without gdb: exit $rc, not 71"
 	;;
+interrupt)
+	# ^C during a long continue stops the replay between two events
+	timeout 120 "$MRR" record -n -o "$W/l" "$(dirname "$PROG")/gdb_loop" >"$W/l.rec" 2>&1 ||
+		fail "cannot record gdb_loop"
+	serve l
+	timeout 60 python3 - "$PORT" >"$W/gdb.out" 2>&1 <<'P' || fail "interrupt: $(cat "$W/gdb.out")"
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+def pkt(body):
+    b = body.encode()
+    return b"$" + b + b"#" + ("%02x" % (sum(b) & 0xff)).encode()
+def reply():
+    buf = b""
+    while b"#" not in buf.lstrip(b"+"):
+        d = s.recv(4096)
+        if not d:
+            sys.exit("connection closed")
+        buf += d
+    s.sendall(b"+")
+    return buf
+s.sendall(pkt("vCont;c"))
+time.sleep(0.3)
+s.sendall(b"\x03")
+r = reply()
+if b"$T02" not in r:
+    sys.exit("no SIGINT stop after ^C: %r" % r)
+s.sendall(pkt("g"))
+reply()
+s.sendall(pkt("D"))
+reply()
+print("interrupted")
+P
+	wait "$SPID"
+	SRV_RC=$?
+	verified
+	grep -q "loop done" "$W/srv.out" || fail "the replay did not finish after detach"
+	;;
 follow)
 	# the first process by default, across its exec; -p and --onexec
 	record e "$EXECPROG"

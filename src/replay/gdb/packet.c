@@ -131,8 +131,10 @@ int gdb_send_bin(struct gdb_conn *c, const char *data, size_t len)
 			return -1;
 		if (ack == '+')
 			return 0;
-		if (ack != '-')
-			return 0; /* not an ack: take it as one */
+		if (ack != '-') { /* not an ack: take it as one, keep it */
+			c->in_pos--;
+			return 0;
+		}
 	}
 }
 

@@ -404,10 +404,16 @@ static void resume(struct gdb_server *s, bool step)
 	want.nbps = s->nbps;
 	want.step = step;
 	want.report_exit = true;
+	s->interruptible = true;
 	do
 		gdb_run(s, &want, &why);
 	while (why.why == REPLAY_STOP_EXEC && !s->exec_events);
+	s->interruptible = false;
 	gdb_stop_reply(s, &why, reply, sizeof(reply));
+	if (s->interrupted) { /* ^C: stopped between two events */
+		snprintf(reply, sizeof(reply), "T02thread:%x;", s->tid);
+		snprintf(s->last_stop, sizeof(s->last_stop), "%s", reply);
+	}
 	gdb_send(&s->c, reply);
 }
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -195,6 +197,18 @@ static void maybe_checkpoint(struct gdb_server *s)
 			  s->rp.nreplayed, checkpoints_why_not(s->cps));
 }
 
+/* Whether gdb sent ^C (consumed then). */
+static bool interrupted(struct gdb_server *s)
+{
+	struct pollfd p = {.fd = s->c.fd, .events = POLLIN};
+	char ch;
+
+	if (s->c.fd <= 0 || poll(&p, 1, 0) <= 0 ||
+	    recv(s->c.fd, &ch, 1, MSG_PEEK | MSG_DONTWAIT) != 1 || ch != 3)
+		return false;
+	return recv(s->c.fd, &ch, 1, MSG_DONTWAIT) == 1;
+}
+
 int gdb_run(struct gdb_server *s, const struct replay_stop *want,
 	    struct replay_stopped *why)
 {
@@ -202,6 +216,7 @@ int gdb_run(struct gdb_server *s, const struct replay_stop *want,
 	struct replay_stop chunk = want ? *want : nothing;
 	uint64_t limit = chunk.before_event;
 
+	s->interrupted = false;
 	for (;;) {
 		uint64_t next;
 
@@ -210,14 +225,21 @@ int gdb_run(struct gdb_server *s, const struct replay_stop *want,
 				? s->rp.nreplayed
 				: s->last_checkpoint) +
 		       checkpoint_every();
+		/* a look at the connection every few hundred events */
+		if (s->interruptible && next > s->rp.nreplayed + 256)
+			next = s->rp.nreplayed + 256;
 		chunk.before_event = limit && limit <= next ? limit : next;
-		if (!s->cps)
+		if (!s->cps && !s->interruptible)
 			chunk.before_event = limit;
 		if (replay_run(&s->rp, &chunk, why) < 0)
 			return -1;
 		if (why->why != REPLAY_STOP_EVENT ||
 		    (limit && s->rp.nreplayed >= limit))
 			return 0;
+		if (s->interruptible && interrupted(s)) {
+			s->interrupted = true;
+			return 0;
+		}
 	}
 }
 

@@ -47,6 +47,8 @@ struct gdb_server {
 	/* a reverse watchpoint stop shows the state before the write; going
 	 * forward, the hit comes first */
 	bool pending_hit;
+	/* gdb_run looks for ^C (forward runs gdb asked for) */
+	bool interruptible, interrupted;
 	char pending_stop[128];
 };
 
