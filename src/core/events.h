@@ -43,7 +43,11 @@ struct mrr_signal_extra {
  * means not counted: the point is the first execution of ip whose registers
  * and stack hash match. args[1], args[2]: start and length of the stack
  * bytes hashed (MRR_PREEMPT_STACK_BELOW bytes under rsp, the red zone, up
- * to MRR_PREEMPT_STACK_ABOVE bytes from rsp; shorter where memory ends). */
+ * to MRR_PREEMPT_STACK_ABOVE bytes from rsp; shorter where memory ends;
+ * from rsp without the red zone after calls into the syscall buffer).
+ * args[3]: the registers compared (bit i: word i of user_regs_struct).
+ * args[4], args[5]: end and XXH64 of the stack bytes [rsp, args[4]) (0, 0:
+ * none), which a search by registers also requires to match. */
 enum mrr_preempt_reason {
 	MRR_PREEMPT_TIMESLICE = 1, /* ran too long without an event */
 	MRR_PREEMPT_SIGNAL = 2,	   /* a MRR_SIG_AT_POINT signal follows */
