@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "core/sbuf_records.h"
+#include "syscallbuf/calls.h"
+#include "syscalls/table.h"
 
 namespace
 {
@@ -399,3 +401,51 @@ TEST(SbufPreload, OutsideMrrBehavesLikeLibc)
 }
 
 } // namespace
+
+// The buffered calls' rules (src/syscallbuf/calls.h, which the libc-free
+// library compiles in) say what the syscall table (src/syscalls/) says
+// about the same calls: the one table stays the authority.
+TEST(SbufCalls, AgreeWithTheSyscallTable)
+{
+	struct Call {
+		uint32_t nr;
+		const char *name;
+		unsigned rule;
+		uint32_t size;
+	};
+#define SBUF_TEST_CALL(nr, name, rule, size) {nr, name, rule, size},
+	const Call calls[] = {MRR_SB_CALLS(SBUF_TEST_CALL)};
+#undef SBUF_TEST_CALL
+
+	for (const Call &c : calls) {
+		const mrr_syscall_desc *d = mrr_syscall_lookup(c.nr);
+		SCOPED_TRACE(c.name);
+		ASSERT_NE(d, nullptr);
+		EXPECT_STREQ(d->name, c.name);
+		const mrr_out_rule &o = d->out[0];
+		switch (c.rule) {
+		case MRR_SB_NONE:
+		case MRR_SB_FD:
+		case MRR_SB_ID:
+			// madvise's table entry is hand-written code; a
+			// buffered DONTNEED writes no memory either
+			if (c.nr != __NR_madvise) {
+				EXPECT_EQ(o.kind, MRR_OUT_NONE);
+			}
+			break;
+		case MRR_SB_RESULT:
+			// readv scatters into vectors: special in the table
+			if (c.nr != __NR_readv) {
+				EXPECT_EQ(o.kind, MRR_OUT_RET);
+				EXPECT_EQ(o.size, 0u);
+			}
+			break;
+		case MRR_SB_FIXED:
+			EXPECT_EQ(o.kind, MRR_OUT_FIXED);
+			EXPECT_EQ(o.size, c.size);
+			break;
+		default:
+			ADD_FAILURE() << "unknown rule " << c.rule;
+		}
+	}
+}
