@@ -91,19 +91,21 @@ cmdline[make]="make -s -j1 -B -C $tmp/proj"
 workloads=${WORKLOADS:-preads clock python gcc make}
 
 # Runs a command under a time limit, appending its wall time in seconds
-# to the file $1.
+# to the file $1 and its CPU time (user + system, of it and every process
+# it waited for: mrr's tracees and its writer thread) to $1.cpu.
 timed() {
-	local out=$1 start end
+	local out=$1 t
 	shift
-	start=$EPOCHREALTIME
-	if ! timeout 600 "$@" >"$tmp/stdout" 2>"$tmp/stderr"; then
+	if ! t=$( { TIMEFORMAT='%R %U %S'
+		time timeout 600 "$@" >"$tmp/stdout" 2>"$tmp/stderr"; } 2>&1); then
 		echo "fastcalls.sh: failed: $*" >&2
 		tail -n 20 "$tmp/stderr" >&2
 		exit 1
 	fi
-	end=$EPOCHREALTIME
-	awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f\n", e - s }' \
-		>>"$out"
+	read -r wall user sys <<<"$t"
+	echo "$wall" >>"$out"
+	awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.4f\n", u + s }' \
+		>>"$out.cpu"
 }
 
 median() {
@@ -160,17 +162,28 @@ for m in $modes; do
 done
 echo "$line trace bytes per buffered call |"
 echo "$rule---:|"
-for w in $workloads; do
-	line="| ${label[$w]} |"
-	base=$(median "$tmp/$w.native")
-	for m in $modes; do
-		med=$(median "$tmp/$w.$m")
-		if [ "$m" = native ]; then
-			line+=" $(printf '%.3f' "$med") |"
-		else
-			line+=" $(awk -v m="$med" -v b="$base" \
-				'BEGIN { printf "%.3f (%.2fx)", m, m / b }') |"
-		fi
+# table SUFFIX: one row per workload, medians of the files ending in SUFFIX
+table() {
+	local w m med base line
+	for w in $workloads; do
+		line="| ${label[$w]} |"
+		base=$(median "$tmp/$w.native$1")
+		for m in $modes; do
+			med=$(median "$tmp/$w.$m$1")
+			if [ "$m" = native ]; then
+				line+=" $(printf '%.3f' "$med") |"
+			else
+				line+=" $(awk -v m="$med" -v b="$base" \
+					'BEGIN { printf "%.3f (%.2fx)", m, m / b }') |"
+			fi
+		done
+		echo "$line ${perbuf[$w]} |"
 	done
-	echo "$line ${perbuf[$w]} |"
-done
+}
+table ""
+echo
+echo "CPU seconds (user + system of mrr, its threads and the program):"
+echo
+echo "$line trace bytes per buffered call |" | sed 's/^| workload |/| workload (CPU) |/'
+echo "$rule---:|"
+table .cpu
