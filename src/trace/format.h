@@ -51,7 +51,7 @@
 /* Writers close a chunk once this many raw bytes are buffered. */
 #define TRACE_CHUNK_TARGET (4u << 20)
 #ifndef TRACE_ZSTD_LEVEL
-#define TRACE_ZSTD_LEVEL 3
+#define TRACE_ZSTD_LEVEL 1
 #endif
 /* log2 of the compression window: one chunk target. */
 #define TRACE_ZSTD_WINDOW_LOG 22
