@@ -554,8 +554,10 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 		ct->saved.next = NULL;
 		cp->ntasks++;
 	}
-	if (!err &&
-	    cp_files_save(&cp->files, rp->tmpdir, cp->id, &cp->saved_bytes) < 0)
+	for (old = s->list; old && old->next;)
+		old = old->next; /* the newest: its snapshots are likeliest */
+	if (!err && cp_files_save(&cp->files, rp->tmpdir, cp->id,
+				  old ? old->id : 0, &cp->saved_bytes) < 0)
 		err = refuse(s, -EIO, "cannot copy the replay's files in %s",
 			     rp->tmpdir);
 	if (!err && rp->ncopies) {

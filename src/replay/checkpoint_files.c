@@ -139,9 +139,33 @@ static bool is_snapshot(const char *name)
 	return !strncmp(name, CP_FILES_PREFIX, strlen(CP_FILES_PREFIX));
 }
 
-int cp_files_save(struct cp_files *f, const char *tmpdir, unsigned id,
-		  uint64_t *bytes)
+/* Whether files a and b (names in dir_fd) hold the same bytes. */
+static bool same_content(int dir_fd, const char *a, const char *b)
 {
+	static char ba[65536], bb[65536];
+	int fa = openat(dir_fd, a, O_RDONLY | O_CLOEXEC | O_NOFOLLOW),
+	    fb = openat(dir_fd, b, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat sa, sb;
+	bool same = fa >= 0 && fb >= 0 && fstat(fa, &sa) == 0 &&
+		    fstat(fb, &sb) == 0 && sa.st_size == sb.st_size;
+
+	for (off_t off = 0; same && off < sa.st_size; off += sizeof(ba)) {
+		ssize_t na = pread(fa, ba, sizeof(ba), off),
+			nb = pread(fb, bb, sizeof(bb), off);
+
+		same = na > 0 && na == nb && !memcmp(ba, bb, (size_t)na);
+	}
+	if (fa >= 0)
+		close(fa);
+	if (fb >= 0)
+		close(fb);
+	return same;
+}
+
+int cp_files_save(struct cp_files *f, const char *tmpdir, unsigned id,
+		  unsigned prev_id, uint64_t *bytes)
+{
+	char prev[NAME_MAX + 1];
 	char snap[NAME_MAX + 1];
 	struct dirent *de;
 	int dir_fd, err = 0;
@@ -171,6 +195,15 @@ int cp_files_save(struct cp_files *f, const char *tmpdir, unsigned id,
 		}
 		f->names = g;
 		snprintf(f->names[f->n], sizeof(f->names[0]), "%s", de->d_name);
+		/* unchanged since the last snapshot (most are: the copies of
+		 * the libraries): a second name for that one */
+		if (prev_id &&
+		    !snap_name(prev, sizeof(prev), prev_id, de->d_name) &&
+		    same_content(dir_fd, de->d_name, prev) &&
+		    linkat(dir_fd, prev, dir_fd, snap, 0) == 0) {
+			f->n++;
+			continue;
+		}
 		err = copy_at(dir_fd, de->d_name, snap, true, bytes);
 		if (!err)
 			f->n++;

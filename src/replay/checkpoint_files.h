@@ -23,9 +23,12 @@ struct cp_files {
 
 /* Copies every file of tmpdir ("" or no such directory: none) under
  * checkpoint id's snapshot names, keeping holes, and adds the bytes they
- * hold to *bytes. Returns 0 or -errno (nothing left behind). */
+ * hold to *bytes. A file that holds what its snapshot of checkpoint
+ * prev_id (0: none) holds gets a hard link to that one instead (snapshots
+ * never change), and adds nothing. Returns 0 or -errno (nothing left
+ * behind). */
 int cp_files_save(struct cp_files *f, const char *tmpdir, unsigned id,
-		  uint64_t *bytes);
+		  unsigned prev_id, uint64_t *bytes);
 
 /* Makes the files of the snapshot hold what they held then, in place (the
  * same inodes, which processes map). Files made since are left alone: the

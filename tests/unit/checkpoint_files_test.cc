@@ -70,7 +70,7 @@ TEST(CheckpointFiles, RestoreInPlaceKeepsPrivateCopiedPages)
 	close(fd);
 	m[pg] = 'P'; /* page 1 is now private to this mapping */
 
-	ASSERT_EQ(0, cp_files_save(&snap, dir.c_str(), 7, &bytes));
+	ASSERT_EQ(0, cp_files_save(&snap, dir.c_str(), 7, 0, &bytes));
 	EXPECT_GE(bytes, (uint64_t)4 * pg);
 	EXPECT_EQ((size_t)1, snap.n);
 
@@ -107,7 +107,7 @@ TEST(CheckpointFiles, HolesAndShrinking)
 
 	ASSERT_EQ(0, mkdir(dir.c_str(), 0700));
 	put(f, 16 * pg, "tail"); /* a hole before it */
-	ASSERT_EQ(0, cp_files_save(&snap, dir.c_str(), 1, &bytes));
+	ASSERT_EQ(0, cp_files_save(&snap, dir.c_str(), 1, 0, &bytes));
 	EXPECT_LT(bytes, (uint64_t)16 * pg); /* the snapshot kept the hole */
 
 	put(f, 0, std::string(pg, 'x')); /* data where the hole was */
@@ -124,8 +124,39 @@ TEST(CheckpointFiles, NoDirectoryYet)
 	struct cp_files snap;
 	uint64_t bytes = 0;
 
-	EXPECT_EQ(0, cp_files_save(&snap, "", 1, &bytes));
+	EXPECT_EQ(0, cp_files_save(&snap, "", 1, 0, &bytes));
 	EXPECT_EQ((size_t)0, snap.n);
 	EXPECT_EQ(0, cp_files_restore(&snap, ""));
 	cp_files_free(&snap, "");
+}
+
+TEST(CheckpointFiles, UnchangedFilesShareTheLastSnapshot)
+{
+	TempDir tmp;
+	std::string dir = tmp.sub("replay");
+	struct cp_files one, two;
+	uint64_t bytes1 = 0, bytes2 = 0;
+	struct stat st;
+
+	ASSERT_EQ(0, mkdir(dir.c_str(), 0700));
+	put(dir + "/lib", 0, std::string(8 * pg, 'l'));
+	put(dir + "/data", 0, "before");
+	ASSERT_EQ(0, cp_files_save(&one, dir.c_str(), 1, 0, &bytes1));
+	put(dir + "/data", 0, "after!");
+	ASSERT_EQ(0, cp_files_save(&two, dir.c_str(), 2, 1, &bytes2));
+	/* the unchanged file is one more name of the first snapshot */
+	ASSERT_EQ(0, stat((dir + "/" CP_FILES_PREFIX "2-lib").c_str(), &st));
+	EXPECT_EQ(2u, (unsigned)st.st_nlink);
+	ASSERT_EQ(0, stat((dir + "/" CP_FILES_PREFIX "2-data").c_str(), &st));
+	EXPECT_EQ(1u, (unsigned)st.st_nlink);
+	EXPECT_LT(bytes2, bytes1);
+
+	/* dropping the first leaves the second whole */
+	cp_files_free(&one, dir.c_str());
+	put(dir + "/lib", 0, "changed");
+	put(dir + "/data", 0, "later!");
+	EXPECT_EQ(0, cp_files_restore(&two, dir.c_str()));
+	EXPECT_EQ(std::string(8 * pg, 'l'), get(dir + "/lib", 0, 8 * pg));
+	EXPECT_EQ("after!", get(dir + "/data", 0, 6));
+	cp_files_free(&two, dir.c_str());
 }
