@@ -25,6 +25,11 @@ int main(void)
 		theirs = MT_SYS(mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0));
 		MT_CHECK(memcmp(theirs, "one", 3) == 0, "child maps '%.3s'",
 			 theirs);
+		/* The same on the child's side: its pipe write is recorded
+		 * when it ends, which can be after the parent's read, pwrite
+		 * and mmap; the child's load above must be ordered before
+		 * them by a traced call of its own. */
+		MT_SYS(msync(theirs, pg, MS_SYNC));
 		MT_CHECK(write(up[1], "m", 1) == 1, "child write");
 		MT_CHECK(read(down[0], &c, 1) == 1, "child read");
 		printf("child sees '%.3s' and '%.5s'\n", theirs, theirs + 100);
