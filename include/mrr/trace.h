@@ -52,9 +52,18 @@ enum mrr_event_kind {
 	MRR_EV_BUFFER = 6,    /* a flush of a task's syscall buffer */
 	MRR_EV_BACKTRACE = 7, /* call stack of the task's previous event */
 	MRR_EV_PREEMPT = 8,   /* a task was stopped in user code (version 2) */
-	/* 9 is reserved (scheduling decisions of threads). */
-	MRR_EV_KIND_MAX = 8,
+	MRR_EV_SCHED = 9, /* a thread gave up the running slot (version 2) */
+	MRR_EV_KIND_MAX = 9,
 	MRR_EV_KIND_MAX_V1 = 7, /* the last kind a version-1 trace may hold */
+};
+
+/* MRR_EV_SCHED: result says why the thread let another run. */
+enum mrr_sched_reason {
+	MRR_SCHED_BLOCKS = 1,	 /* the syscall may wait (futex, read...) */
+	MRR_SCHED_TIMESLICE = 2, /* it ran a timeslice while others waited */
+	MRR_SCHED_STALLED = 3,	 /* it stayed in the syscall (found stalled) */
+	MRR_SCHED_HELD = 4,	 /* the recorder held it (output order) */
+	MRR_SCHED_EXITS = 5,	 /* a thread group leader calls exit */
 };
 
 /* Event flags. */

@@ -422,7 +422,7 @@ static const char *kind_label(int k)
 {
 	static const char *const names[] = {
 		NULL,	"exec",	  "syscall",   "signal",  "rdtsc",
-		"exit", "buffer", "backtrace", "preempt",
+		"exit", "buffer", "backtrace", "preempt", "sched",
 	};
 
 	if (k >= 1 && k <= MRR_EV_KIND_MAX &&

@@ -51,8 +51,27 @@ const char *dump_kind_name(uint32_t kind)
 		return "backtrace";
 	case MRR_EV_PREEMPT:
 		return "preempt";
+	case MRR_EV_SCHED:
+		return "sched";
 	}
 	return "unknown";
+}
+
+const char *dump_sched_reason(int64_t reason)
+{
+	switch (reason) {
+	case MRR_SCHED_BLOCKS:
+		return "it blocks";
+	case MRR_SCHED_TIMESLICE:
+		return "its timeslice ended";
+	case MRR_SCHED_STALLED:
+		return "it stalled";
+	case MRR_SCHED_HELD:
+		return "held for output order";
+	case MRR_SCHED_EXITS:
+		return "the leader exits";
+	}
+	return "unknown reason";
 }
 
 const char *dump_fill_name(uint32_t fill)
@@ -776,6 +795,13 @@ void dump_text(struct mrr_dump *d, const struct mrr_event *ev,
 	case MRR_EV_PREEMPT:
 		text_preempt(d, as, ev, b);
 		break;
+	case MRR_EV_SCHED: {
+		const char *n = mrr_syscall_name((long)ev->nr);
+
+		sb_printf(b, "another thread runs: %s, in %s",
+			  dump_sched_reason(ev->result), n ? n : "a syscall");
+		break;
+	}
 	default:
 		sb_printf(b, "kind %u nr %" PRId64 " result %" PRId64, ev->kind,
 			  ev->nr, ev->result);

@@ -264,6 +264,8 @@ bool dump_result_is_time(int64_t nr);
 bool dump_arg_is_pid(const struct mrr_event *ev, int i);
 
 const char *dump_kind_name(uint32_t kind);
+/* Why a thread let another run (MRR_EV_SCHED result). */
+const char *dump_sched_reason(int64_t reason);
 /* The table's name of nr, or the name of one of mrr's own calls, or NULL. */
 const char *dump_syscall_name(int64_t nr);
 const char *dump_fill_name(uint32_t fill);

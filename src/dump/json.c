@@ -386,6 +386,13 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 	case MRR_EV_EXIT:
 		json_exit(ev, b);
 		break;
+	case MRR_EV_SCHED: {
+		const char *n = mrr_syscall_name((long)ev->nr);
+
+		sb_printf(b, ",\"reason\":\"%s\",\"syscall\":\"%s\"",
+			  dump_sched_reason(ev->result), n ? n : "?");
+		break;
+	}
 	case MRR_EV_BUFFER:
 		sb_printf(b, ",\"records\":%" PRIu64 ",\"bytes\":%" PRIu64,
 			  ev->args[1], ev->args[0]);

@@ -166,21 +166,6 @@ void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 }
 
-static bool creates_thread(struct rtask *t)
-{
-	uint64_t flags = 0;
-
-	if (t->nr == SYS_clone)
-		flags = t->args[0];
-	else if (t->nr == SYS_clone3 &&
-		 tracee_read_all(&t->t, t->args[0], &flags, 8) < 0)
-		return false;
-	else if (t->nr != SYS_clone && t->nr != SYS_clone3)
-		return false;
-	return (flags & CLONE_THREAD) ||
-	       ((flags & CLONE_VM) && !(flags & CLONE_VFORK));
-}
-
 /* Size of the mapping that starts at addr, or 0. */
 static uint64_t vma_size_at(struct rtask *t, uint64_t addr)
 {
@@ -338,13 +323,6 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	}
 	if (rec_virt_entry(rec, t) || rec_ioctl_entry(rec, t))
 		return;
-	if (creates_thread(t)) {
-		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "pid %d created a thread at event %llu; threads are "
-			 "not supported yet",
-			 t->t.tid, (unsigned long long)ev_count(rec));
-		return;
-	}
 	switch (t->nr) {
 	case SYS_rseq: /* the kernel would write cpu ids at random times */
 		skip_syscall(rec, t, -ENOSYS);

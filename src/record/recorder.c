@@ -45,6 +45,11 @@
 static volatile sig_atomic_t interrupted_by;
 static pid_t recorder_pid; /* for the child: is its parent still mrr? */
 
+bool rec_interrupted(void)
+{
+	return interrupted_by != 0;
+}
+
 static void on_interrupt(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
@@ -87,10 +92,9 @@ static struct rtask *add_task(struct recorder *rec, pid_t tid)
 	t->next = rec->tasks;
 	rec->tasks = t;
 	rec->ntasks++;
+	rec_sched_new_task(t);
 	return t;
 }
-
-static void on_stop(struct recorder *rec, struct rtask *t, int status);
 
 /* t's exec or exit event is in the trace: a vfork parent waiting on it may
  * go on, starting with the stop it was held at. */
@@ -107,7 +111,7 @@ static void release_vfork_parent(struct recorder *rec, struct rtask *t)
 		p->has_held_stop = false;
 		/* a stopping recording kills every task: nothing more to do */
 		if (!interrupted_by && !rec->stop_reason[0] && !rec->write_err)
-			on_stop(rec, p, p->held_status);
+			rec_sched_stop(rec, p, p->held_status);
 	}
 }
 
@@ -154,7 +158,7 @@ static void output_done(struct recorder *rec, struct rtask *t)
 		w->echo_waiting = false;
 		w->has_held_stop = false;
 		if (!interrupted_by && !rec->stop_reason[0] && !rec->write_err)
-			on_stop(rec, w, w->held_status);
+			rec_sched_stop(rec, w, w->held_status);
 		return;
 	}
 }
@@ -171,6 +175,7 @@ static void remove_task(struct recorder *rec, struct rtask *t)
 			*pp = t->next;
 			break;
 		}
+	rec_sched_gone(rec, t);
 	tracee_close_mem(&t->t);
 	mrr_pagemap_close(t->pagemap);
 	rec_preempt_free(t);
@@ -354,24 +359,40 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	t->last_result = 0;
 }
 
-static void record_exit(struct recorder *rec, struct rtask *t, int status)
+static void write_exit(struct recorder *rec, struct rtask *t, int status)
 {
 	struct mrr_event ev = {0};
 	struct capture c = {0};
 
-	if (t->started) {
-		ev.kind = MRR_EV_EXIT;
-		ev.tid = t->t.tid;
-		ev.result = status;
-		if (t->exiting) {
-			ev.ip = t->entry_regs.rip;
-			ev.nr = t->nr;
-			memcpy(ev.args, t->args, sizeof(ev.args));
-		} else {
-			ev.nr = -1;
-		}
-		rec_write_event(rec, t, &ev, &c);
+	if (!t->started || t->exit_written)
+		return;
+	t->exit_written = true;
+	ev.kind = MRR_EV_EXIT;
+	ev.tid = t->t.tid;
+	ev.result = status;
+	if (t->exiting) {
+		ev.ip = t->entry_regs.rip;
+		ev.nr = t->nr;
+		memcpy(ev.args, t->args, sizeof(ev.args));
+	} else {
+		ev.nr = -1;
 	}
+	rec_write_event(rec, t, &ev, &c);
+}
+
+static void record_exit(struct recorder *rec, struct rtask *t, int status)
+{
+	struct rtask *x;
+
+	/* exit_group by a thread of t's process: that thread's exit comes
+	 * first, since at replay its call is what ends the others (the
+	 * kernel may report them, and always reports the leader, before
+	 * it) */
+	for (x = rec->tasks; x; x = x->next)
+		if (x != t && x->tgid == t->tgid && x->exiting &&
+		    x->nr == SYS_exit_group)
+			write_exit(rec, x, (int)((x->args[0] & 0xff) << 8));
+	write_exit(rec, t, status);
 	if (t->t.tid == rec->first_pid) {
 		rec->first_status = status;
 		rec->first_exited = true;
@@ -406,13 +427,14 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	child->started = parent->started;
 	child->sbuf_addr = parent->sbuf_addr;
 	rec_virt_inherit(child, parent);
+	child->released = true;
+	rec_sched_clone(rec, parent, child);
 	if (vfork)
 		parent->vfork_child = cpid;
 	/* The fork's event goes in now, with the child's pid as result. */
 	rec_fork_event(rec, parent, cpid);
 	parent->fork_written = true;
 	parent->in_syscall = true;
-	child->released = true;
 	if (child->held) {
 		child->held = false;
 		resume(rec, child, PTRACE_CONT, 0);
@@ -420,7 +442,7 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	resume(rec, parent, PTRACE_SYSCALL, 0);
 }
 
-static void on_stop(struct recorder *rec, struct rtask *t, int status)
+void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
 
@@ -477,6 +499,7 @@ static void on_stop(struct recorder *rec, struct rtask *t, int status)
 		rec_syscall_entry(rec, t);
 		return; /* rec_syscall_entry resumed the task */
 	case PTRACE_EVENT_EXEC:
+		rec_sched_exec(rec, t);
 		t->after_exec = true;
 		t->in_syscall = true;
 		resume(rec, t, PTRACE_SYSCALL, 0);
@@ -749,10 +772,13 @@ int mrr_record(const struct record_opts *o)
 
 		if (interrupted_by || rec.stop_reason[0] || rec.write_err)
 			break;
+		rec_sched_arm(&rec);
 		pid = waitpid(-1, &status, __WALL);
 		if (pid < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR) {
+				rec_sched_check(&rec);
 				continue;
+			}
 			mrr_fatal("waitpid failed with %d tasks left: %s",
 				  rec.ntasks, strerror(errno));
 		}
@@ -777,9 +803,10 @@ int mrr_record(const struct record_opts *o)
 			record_exit(&rec, t, status);
 			continue;
 		}
-		on_stop(&rec, t, status);
+		rec_sched_stop(&rec, t, status);
 	}
 
+	rec_sched_end(&rec);
 	code = 0;
 	if (rec.ntasks > 0) {
 		kill_all(&rec);

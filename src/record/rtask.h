@@ -26,9 +26,24 @@ struct capture {
 	size_t extra_len, extra_cap;
 };
 
+/* Tasks sharing one address space: one of them runs at a time (threads.c). */
+struct rgroup {
+	struct rtask *runner; /* holds the slot, or NULL */
+	int nmembers;
+	uint64_t since_ms;     /* when the runner took the slot */
+	uint64_t last_stop_ms; /* the runner's last stop */
+};
+
 struct rtask {
 	struct tracee t;
 	struct rtask *next;
+	struct rgroup *grp; /* never NULL once added */
+	pid_t tgid;	    /* its thread group (process) id */
+	/* a stop not handled yet: it waits for the group's slot */
+	bool parked;
+	int parked_status;
+	uint64_t park_order;
+	bool blocked;  /* inside a syscall that may wait, without the slot */
 	pid_t parent;  /* recorded parent tid (0 for the first) */
 	bool started;  /* has exec'd under mrr: events are recorded */
 	bool held;     /* new child waiting for its parent's fork event */
@@ -38,6 +53,7 @@ struct rtask {
 	bool in_syscall;   /* entry seen, waiting for the exit */
 	bool fork_written; /* this syscall's event was written at fork */
 	bool exiting;	   /* exit/exit_group entered */
+	bool exit_written; /* its MRR_EV_EXIT is in the trace */
 	/* A vfork parent: the kernel lets it go once its child has exec'd or
 	 * exited, but the child's exec or exit event may reach the trace
 	 * after the parent's next stop. The parent's stops are held back
@@ -121,7 +137,41 @@ struct recorder {
 	} * stored;
 	size_t nstored, stored_cap;
 	struct filecache *fc; /* the user's file cache, or NULL (filecache.h) */
+	uint64_t park_clock;  /* orders parked stops */
+	unsigned long sched_switches; /* slot changes between threads */
+	bool sched_armed;	      /* the stall timer runs */
 };
+
+/* recorder.c: handles one ptrace stop of t (which holds its group's slot)
+ * and resumes t, or leaves it held. */
+void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status);
+/* Whether the user interrupted the recording (SIGINT, SIGTERM, SIGHUP). */
+bool rec_interrupted(void);
+
+/* threads.c: the thread scheduler (one task of an address space runs at a
+ * time). */
+/* A new task: a group of its own until rec_sched_clone says otherwise. */
+void rec_sched_new_task(struct rtask *t);
+/* Every stop of t goes through here: handled now if t may run, else parked
+ * until the slot is free. */
+void rec_sched_stop(struct recorder *rec, struct rtask *t, int status);
+/* At parent's clone/fork event: puts child in parent's group when they
+ * share memory (then child's first stop waits for the slot). Returns
+ * whether it did. */
+bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
+		     struct rtask *child);
+/* t exec'd: a new address space, a group of its own. */
+void rec_sched_exec(struct recorder *rec, struct rtask *t);
+/* t is gone (before it is freed): its slot goes to a waiting task. */
+void rec_sched_gone(struct recorder *rec, struct rtask *t);
+/* Before waiting: runs the stall timer while some task waits for a slot. */
+void rec_sched_arm(struct recorder *rec);
+/* After the stall timer interrupted the wait: a runner blocked in a call
+ * the table does not list lets another run; one that spun too long stops
+ * the recording. */
+void rec_sched_check(struct recorder *rec);
+/* The recording loop ended: stops the stall timer. */
+void rec_sched_end(struct recorder *rec);
 
 /* record_syscall.c */
 void rec_syscall_entry(struct recorder *rec, struct rtask *t);

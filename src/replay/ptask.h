@@ -14,6 +14,10 @@
 struct ptask {
 	struct tracee t; /* the live task */
 	pid_t rec_tid;	 /* its tid in the recording */
+	pid_t tgid;	 /* its process (thread group) id in the recording */
+	bool dying;	 /* a thread of its process called exit_group */
+	bool dead;	 /* reaped already: dead_status is its wait status */
+	int dead_status;
 	struct ptask *next;
 	bool fresh;	/* its first (SIGSTOP) stop is still pending */
 	bool stopped;	/* in a ptrace-stop we have not resumed */
@@ -110,6 +114,19 @@ void remember(struct replayer *rp);
 uint64_t replay_stack_hash(struct ptask *t, uint64_t rsp);
 int replay_peek(struct replayer *rp);
 void kill_all(struct replayer *rp);
+/* sched.c */
+/* MRR_EV_SCHED: brings the event's task to the syscall entry where it let
+ * another thread run at record, and keeps it there. */
+void replay_sched(struct replayer *rp, struct ptask *t);
+
+/* At t's exit_group entry stop: when other threads of t's process live,
+ * marks them all dying, lets t go into the call and returns true. */
+bool replay_group_exit(struct replayer *rp, struct ptask *t);
+/* Waits for the death of t, a thread of a dying process, without letting
+ * it run user code (its leader's death comes after the others', which are
+ * reaped first and kept in dead_status). Returns 0 with its wait status,
+ * or -1 after reporting. */
+int replay_reap_thread(struct replayer *rp, struct ptask *t, int *status);
 
 /* replay_sbuf.c */
 void replay_buffer(struct replayer *rp, struct ptask *t);

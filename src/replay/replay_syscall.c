@@ -685,6 +685,32 @@ static void replay_madvise(struct replayer *rp, struct ptask *t,
 	set_result(rp, t, ev->result);
 }
 
+/* Waits for a new task's first stop (its SIGSTOP) and puts the recorded
+ * tid where CLONE_CHILD_SETTID asked for it. */
+static int replay_first_stop(struct replayer *rp, struct ptask *child)
+{
+	int status;
+
+	if (tracee_wait(&child->t, &status) < 0 || !WIFSTOPPED(status) ||
+	    WSTOPSIG(status) != SIGSTOP) {
+		diverge(rp, child, "the new thread %d did not start",
+			child->rec_tid);
+		return -1;
+	}
+	child->fresh = false;
+	child->stopped = true;
+	if (child->child_tid_addr) {
+		uint32_t v = (uint32_t)child->child_tid_value;
+
+		if (tracee_write_all(&child->t, child->child_tid_addr, &v, 4) <
+		    0) {
+			diverge(rp, child, "cannot write the thread's tid");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static void replay_fork(struct replayer *rp, struct ptask *t,
 			struct user_regs_struct *regs)
 {
@@ -727,11 +753,20 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
 	child = ptask_add(rp, (pid_t)ev->result, (pid_t)msg);
 	child->fresh = true;
+	if (flags & CLONE_THREAD)
+		child->tgid = t->tgid;
 	child->sbuf_addr = t->sbuf_addr;
 	if (flags & CLONE_CHILD_SETTID) {
 		child->child_tid_addr = ctid;
 		child->child_tid_value = (pid_t)ev->result;
 	}
+	/* A thread (or CLONE_VM child) shares the parent's memory: its first
+	 * stop is taken now, so that the kernel's write of its live tid
+	 * (CLONE_CHILD_SETTID) happens before the recorded one goes in, and
+	 * not while the parent runs. */
+	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK) &&
+	    replay_first_stop(rp, child) < 0)
+		return;
 	if (apply_writes(rp, t, ev) < 0)
 		return;
 	/* The parent's exit stop comes later (after the child's exec, for

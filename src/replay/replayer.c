@@ -59,6 +59,7 @@ struct ptask *ptask_add(struct replayer *rp, pid_t rec_tid, pid_t live_tid)
 	if (!t)
 		mrr_fatal("out of memory");
 	t->rec_tid = rec_tid;
+	t->tgid = rec_tid;
 	t->t.tid = live_tid;
 	t->t.mem_fd = -1;
 	t->next = rp->tasks;
@@ -156,6 +157,13 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 			 "event %" PRIu64 " pid %d: preemption at 0x%" PRIx64
 			 ", execution %" PRIu64 " of it",
 			 ev->seq, ev->tid, ev->ip, ev->args[0]);
+		break;
+	case MRR_EV_SCHED:
+		name = event_syscall_name(ev->nr, other, sizeof(other));
+		snprintf(buf, buflen,
+			 "event %" PRIu64
+			 " pid %d: enters %s, another thread runs",
+			 ev->seq, ev->tid, name);
 		break;
 	default:
 		snprintf(buf, buflen,
@@ -509,7 +517,10 @@ int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 			return -1;
 		}
 		if (t->stopped) {
-			if (ptrace(req, t->t.tid, 0, t->resume_sig) < 0) {
+			/* ESRCH: killed in its stop (another thread's
+			 * exit_group); the wait reports its death */
+			if (ptrace(req, t->t.tid, 0, t->resume_sig) < 0 &&
+			    errno != ESRCH) {
 				diverge(rp, t, "cannot resume: %s",
 					strerror(errno));
 				return -1;
@@ -958,6 +969,11 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 	int status, want = (int)rp->ev.result;
 	struct user_regs_struct regs;
 
+	if (t->dead || t->dying) { /* its process is ending */
+		if (replay_reap_thread(rp, t, &status) < 0)
+			return;
+		goto ended;
+	}
 	/* SIGKILL from outside: no stop showed where; nothing the task did
 	 * after its last event was seen, so it dies here. */
 	if (rp->ev.nr == -1 && WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL &&
@@ -983,7 +999,15 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 			return;
 		}
 		t->resume_sig = 0;
+		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
+		    regs.orig_rax == SYS_exit_group &&
+		    replay_group_exit(rp, t)) {
+			if (replay_reap_thread(rp, t, &status) < 0)
+				return;
+			break;
+		}
 	}
+ended:
 	/* The core-dump bit depends on the machine's settings, not the
 	 * program. */
 	if ((status & ~0x80) != (want & ~0x80)) {

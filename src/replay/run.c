@@ -268,6 +268,7 @@ static bool runs_to_event(const struct replayer *rp, const struct ptask *t)
 	switch (ev->kind) {
 	case MRR_EV_SYSCALL:
 	case MRR_EV_RDTSC:
+	case MRR_EV_SCHED:
 		return true;
 	case MRR_EV_EXEC:
 		return t != NULL;

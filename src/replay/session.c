@@ -162,6 +162,9 @@ int replay_step(struct replayer *rp)
 	case MRR_EV_PREEMPT:
 		replay_preempt(rp, t);
 		break;
+	case MRR_EV_SCHED:
+		replay_sched(rp, t);
+		break;
 	default:
 		mrr_err("trace %s: event %" PRIu64 " has unknown kind %u",
 			rp->o->trace_dir, rp->ev.seq, rp->ev.kind);

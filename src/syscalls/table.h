@@ -8,6 +8,7 @@
 #ifndef MRR_SYSCALLS_TABLE_H
 #define MRR_SYSCALLS_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -130,6 +131,12 @@ long mrr_syscall_by_name(const char *name);
  * earlier argument decides (prctl's option, mremap's flags, fcntl's
  * command, open's flags). 0 for numbers not in the table. */
 int mrr_syscall_args_used(long nr, const uint64_t args[6]);
+
+/* Whether the call may wait for another task (a futex wait, a read of a
+ * pipe, poll, nanosleep, wait4, sched_yield...), given its arguments
+ * (blocking.c). The recorder runs one thread of a process at a time and
+ * lets another one run while a thread is in such a call. */
+bool mrr_syscall_may_block(long nr, const uint64_t args[6]);
 
 /* What an ioctl request writes through its third argument (ioctls.c). */
 enum mrr_ioctl_out {

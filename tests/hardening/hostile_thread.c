@@ -1,36 +1,47 @@
-/* hostile_thread: prints a line, then creates a thread with pthread_create
- * and joins it. mrr does not record threads yet: the recording must stop
- * there with exit 69 and one line saying threads are not supported, and
- * commit a trace of everything before (see refused.sh). Natively it prints
- * PASS. */
+/* hostile_thread: prints a line, creates a thread that spin-waits without
+ * any syscall on a flag, sleeps until the thread has started, then 10 ms
+ * more, and sets the flag. mrr runs one
+ * thread at a time and switches only at syscalls, so under mrr the spinning
+ * thread gets the running slot (at the sleep at the latest) and holds it
+ * for ever: the recording must stop with exit 69 and one
+ * line saying the thread spins (after MRR_SPIN_LIMIT seconds), and commit a
+ * trace of everything before (see refused.sh). Natively it prints PASS. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+static volatile int flag, started;
 
 static void *worker(void *arg)
 {
-	*(int *)arg = 42;
-	return arg;
+	(void)arg;
+	__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&flag, __ATOMIC_ACQUIRE))
+		;
+	return NULL;
 }
 
 int main(void)
 {
 	pthread_t t;
-	int value = 0, err;
-	void *ret;
+	int err;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("creating a thread\n");
-	err = pthread_create(&t, NULL, worker, &value);
+	err = pthread_create(&t, NULL, worker, NULL);
 	if (err) {
 		fprintf(stderr, "FAIL: pthread_create: %s\n", strerror(err));
 		return 1;
 	}
-	err = pthread_join(t, &ret);
-	if (err || ret != &value || value != 42) {
-		fprintf(stderr, "FAIL: pthread_join: %s, value %d\n",
-			strerror(err), value);
+	while (!__atomic_load_n(&started, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	usleep(10000);
+	__atomic_store_n(&flag, 1, __ATOMIC_RELEASE);
+	err = pthread_join(t, NULL);
+	if (err) {
+		fprintf(stderr, "FAIL: pthread_join: %s\n", strerror(err));
 		return 1;
 	}
 	printf("the thread ran\nPASS\n");

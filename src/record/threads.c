@@ -1,0 +1,398 @@
+/* The recorder's thread scheduler. Tasks that share an address space (the
+ * threads of a process, and CLONE_VM children) form a group, and one task
+ * of a group runs user code at a time: the group's runner. Every other task
+ * of the group is in a ptrace-stop (parked, its stop not yet handled) or
+ * inside a syscall that may wait for another task (blocked). The trace's
+ * event order is then the order in which the threads ran, and the replay
+ * follows it.
+ *
+ * The runner gives up the slot when it enters a syscall that may block
+ * (mrr_syscall_may_block), when it stops without being resumed (held back
+ * by the recorder), when it is gone, and at its next traced syscall once it
+ * has held the slot for a timeslice while others wait. A runner that stays
+ * inside a call the table does not list as blocking is found by the stall
+ * check (its /proc state) and treated as blocked. A runner that computes
+ * for MRR_SPIN_LIMIT seconds without any stop while another task waits is
+ * reported: without preemption a spin-wait on memory would never end. */
+#include "core/exitcodes.h"
+#include "core/log.h"
+#include "record/rtask.h"
+#include "syscalls/table.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A runner that entered a traced syscall after holding the slot this long
+ * while others wait lets one of them run. */
+#define TIMESLICE_MS 10
+/* A runner without a stop for this long while others wait is checked. */
+#define STALL_CHECK_MS 20
+/* Seconds a runner may compute without a stop while another waits. */
+#define SPIN_LIMIT_DEFAULT 10
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static struct rgroup *group_new(void)
+{
+	struct rgroup *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		mrr_fatal("out of memory");
+	return g;
+}
+
+static void group_join(struct rtask *t, struct rgroup *g)
+{
+	t->grp = g;
+	g->nmembers++;
+}
+
+/* Drops t from its group; returns the group if others remain in it. */
+static struct rgroup *group_leave(struct rtask *t)
+{
+	struct rgroup *g = t->grp;
+
+	if (!g)
+		return NULL;
+	t->grp = NULL;
+	if (g->runner == t)
+		g->runner = NULL;
+	if (--g->nmembers == 0) {
+		free(g);
+		return NULL;
+	}
+	return g;
+}
+
+void rec_sched_new_task(struct rtask *t)
+{
+	group_join(t, group_new());
+	t->tgid = t->t.tid;
+}
+
+static bool stopping(struct recorder *rec)
+{
+	return rec->stop_reason[0] || rec->write_err || rec_interrupted();
+}
+
+static const char *syscall_name(long nr)
+{
+	const char *n = mrr_syscall_name(nr);
+
+	return n ? n : "a syscall";
+}
+
+/* The parked task of g that waited longest, or NULL. */
+static struct rtask *next_parked(struct recorder *rec, struct rgroup *g)
+{
+	struct rtask *t, *best = NULL;
+
+	for (t = rec->tasks; t; t = t->next)
+		if (t->grp == g && t->parked &&
+		    (!best || t->park_order < best->park_order))
+			best = t;
+	return best;
+}
+
+static bool has_parked(struct recorder *rec, struct rgroup *g)
+{
+	return next_parked(rec, g) != NULL;
+}
+
+/* g's slot is free: the longest-parked task takes it. */
+static void hand_over(struct recorder *rec, struct rgroup *g, pid_t from,
+		      const char *why)
+{
+	struct rtask *p;
+
+	if (g->runner || stopping(rec))
+		return;
+	p = next_parked(rec, g);
+	if (!p)
+		return;
+	mrr_debug("threads: tid %d runs (tid %d %s)", p->t.tid, from, why);
+	rec->sched_switches++;
+	p->parked = false;
+	rec_sched_stop(rec, p, p->parked_status);
+}
+
+static void park(struct recorder *rec, struct rtask *t, int status)
+{
+	t->parked = true;
+	t->parked_status = status;
+	t->park_order = ++rec->park_clock;
+}
+
+/* t gives up the slot at (or in) its syscall t->nr: the replay must bring
+ * it to that syscall's entry here, before the others run. */
+static void write_sched(struct recorder *rec, struct rtask *t, int reason)
+{
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+
+	ev.kind = MRR_EV_SCHED;
+	ev.tid = t->t.tid;
+	ev.ip = t->entry_regs.rip;
+	ev.nr = t->nr;
+	memcpy(ev.args, t->args, sizeof(ev.args));
+	ev.result = reason;
+	rec_write_event(rec, t, &ev, &c);
+}
+
+/* After t's stop was handled while it held the slot: does it keep it? */
+static void after_dispatch(struct recorder *rec, struct rtask *t)
+{
+	struct rgroup *g = t->grp;
+	const char *why = NULL;
+	char buf[96];
+	int reason = 0;
+
+	if (!g || g->runner != t)
+		return;
+	if (g->nmembers == 1 && !t->has_held_stop && !(t->held && !t->released))
+		return; /* nobody else could run */
+	if (t->echo_waiting && g->nmembers > 1) {
+		why = "is held at its write (output order)";
+		reason = MRR_SCHED_HELD;
+	} else if (t->has_held_stop || (t->held && !t->released)) {
+		why = "is held back";
+	} else if (t->in_syscall && (t->fork_written || t->after_exec)) {
+		return; /* its next stop is the call's exit: no user code */
+	} else if (t->in_syscall && t->vfork_child) {
+		why = "waits for its vfork child";
+		t->blocked = true;
+	} else if (t->in_syscall && mrr_syscall_may_block(t->nr, t->args)) {
+		snprintf(buf, sizeof(buf), "blocks in %s", syscall_name(t->nr));
+		why = buf;
+		reason = MRR_SCHED_BLOCKS;
+		t->blocked = true;
+	} else if (t->in_syscall && has_parked(rec, g) &&
+		   now_ms() - g->since_ms >= TIMESLICE_MS) {
+		snprintf(buf, sizeof(buf), "used its timeslice, in %s",
+			 syscall_name(t->nr));
+		why = buf;
+		reason = MRR_SCHED_TIMESLICE;
+		t->blocked = true;
+	} else if (t->exiting && t->nr == SYS_exit && t->t.tid == t->tgid &&
+		   g->nmembers > 1) {
+		/* A leader's death is reported only after its threads': it
+		 * cannot keep the slot until then. */
+		why = "exits (thread group leader)";
+		reason = MRR_SCHED_EXITS;
+	}
+	if (!why)
+		return;
+	if (reason)
+		write_sched(rec, t, reason);
+	g->runner = NULL;
+	hand_over(rec, g, t->t.tid, why);
+}
+
+void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
+{
+	struct rgroup *g = t->grp;
+
+	if (!g) {
+		rec_dispatch_stop(rec, t, status);
+		return;
+	}
+	t->blocked = false;
+	if (g->runner && g->runner != t) {
+		park(rec, t, status);
+		return;
+	}
+	if (g->runner != t)
+		g->since_ms = now_ms();
+	g->runner = t;
+	g->last_stop_ms = now_ms();
+	rec_dispatch_stop(rec, t, status);
+	after_dispatch(rec, t);
+}
+
+/* clone flags of t's clone or clone3 in progress (0 for fork, vfork). */
+static uint64_t clone_flags(struct rtask *t)
+{
+	uint64_t flags = 0;
+
+	if (t->nr == SYS_clone)
+		flags = t->args[0];
+	else if (t->nr == SYS_clone3 &&
+		 tracee_read_all(&t->t, t->args[0], &flags, 8) < 0)
+		flags = 0;
+	return flags;
+}
+
+bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
+		     struct rtask *child)
+{
+	uint64_t flags = clone_flags(parent);
+
+	(void)rec;
+	if (child->grp)
+		group_leave(child);
+	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK)) {
+		group_join(child, parent->grp);
+		child->tgid =
+			(flags & CLONE_THREAD) ? parent->tgid : child->t.tid;
+		/* A thread registers a buffer of its own (the library's
+		 * state is thread-local). A CLONE_VM child without its own
+		 * TLS would share the parent's: no buffer for it. */
+		child->sbuf_addr = 0;
+		if (child->held) {
+			/* its first stop came first: it waits for the slot */
+			child->held = false;
+			park(rec, child, (SIGSTOP << 8) | 0x7f);
+		}
+		return true;
+	}
+	group_join(child, group_new());
+	child->tgid = child->t.tid;
+	return false;
+}
+
+void rec_sched_exec(struct recorder *rec, struct rtask *t)
+{
+	struct rgroup *g = t->grp;
+
+	t->tgid = t->t.tid;
+	if (!g || g->nmembers == 1)
+		return;
+	group_leave(t);
+	group_join(t, group_new());
+	t->grp->runner = t;
+	t->grp->since_ms = now_ms();
+	hand_over(rec, g, t->t.tid, "exec'd");
+}
+
+void rec_sched_gone(struct recorder *rec, struct rtask *t)
+{
+	struct rgroup *g;
+	bool was_runner = t->grp && t->grp->runner == t;
+	pid_t tid = t->t.tid;
+
+	g = group_leave(t);
+	if (g && was_runner)
+		hand_over(rec, g, tid, "exited");
+}
+
+/* SIGALRM interrupts waitpid so that the loop can look at a stalled
+ * runner. */
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+void rec_sched_arm(struct recorder *rec)
+{
+	static bool installed;
+	struct itimerval it = {0};
+	struct rtask *t;
+	bool want = false;
+
+	for (t = rec->tasks; t && !want; t = t->next)
+		if (t->parked && t->grp && t->grp->runner)
+			want = true;
+	if (want == rec->sched_armed)
+		return;
+	if (want && !installed) {
+		struct sigaction sa = {0};
+
+		sa.sa_handler = on_alarm; /* no SA_RESTART */
+		sigaction(SIGALRM, &sa, NULL);
+		installed = true;
+	}
+	if (want)
+		it.it_value.tv_usec = it.it_interval.tv_usec =
+			STALL_CHECK_MS * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+	rec->sched_armed = want;
+}
+
+/* 'S', 'D', 'R'... from /proc/TID/stat, or 0. */
+static char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+static unsigned spin_limit_s(void)
+{
+	const char *s = getenv("MRR_SPIN_LIMIT");
+	long v = s ? strtol(s, NULL, 10) : 0;
+
+	return v > 0 ? (unsigned)v : SPIN_LIMIT_DEFAULT;
+}
+
+void rec_sched_check(struct recorder *rec)
+{
+	struct rtask *t;
+	uint64_t now = now_ms();
+
+	for (t = rec->tasks; t; t = t->next) {
+		struct rgroup *g = t->grp;
+		struct rtask *p;
+		char st;
+
+		if (!g || g->runner != t || !has_parked(rec, g) ||
+		    now - g->last_stop_ms < STALL_CHECK_MS)
+			continue;
+		st = task_state(t->t.tid);
+		if ((st == 'S' || st == 'D') && t->in_syscall) {
+			/* waits in a call the table does not list */
+			t->blocked = true;
+			g->runner = NULL;
+			write_sched(rec, t, MRR_SCHED_STALLED);
+			hand_over(rec, g, t->t.tid, "blocked in a syscall");
+			return; /* the task list may have changed */
+		}
+		if (now - g->last_stop_ms < spin_limit_s() * 1000ull)
+			continue;
+		p = next_parked(rec, g);
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "thread %d of pid %d spins waiting for another: "
+			 "no syscall for %u s while thread %d waits, at event "
+			 "%llu; mrr switches threads only at syscalls "
+			 "(MRR_SPIN_LIMIT: seconds)",
+			 t->t.tid, t->tgid, spin_limit_s(), p ? p->t.tid : 0,
+			 (unsigned long long)mrr_trace_writer_events(rec->w));
+		return;
+	}
+}
+
+void rec_sched_end(struct recorder *rec)
+{
+	struct itimerval it = {0};
+
+	if (rec->sched_armed)
+		setitimer(ITIMER_REAL, &it, NULL);
+	rec->sched_armed = false;
+	mrr_debug("threads: %lu switches between threads", rec->sched_switches);
+}
