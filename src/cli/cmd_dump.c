@@ -325,6 +325,7 @@ struct stats {
 	uint64_t buffer_calls; /* records in MRR_EV_BUFFER flushes */
 	uint64_t writes, write_bytes, extra_bytes;
 	uint64_t first_seq, last_seq;
+	uint64_t sched_by_reason[6]; /* MRR_EV_SCHED by mrr_sched_reason */
 };
 
 static int nr_slot(int64_t nr)
@@ -408,6 +409,10 @@ static void stats_add(struct stats *s, const struct mrr_event *ev)
 		if (ev->flags & MRR_EVF_SKIPPED)
 			s->skipped++;
 	}
+	if (ev->kind == MRR_EV_SCHED)
+		s->sched_by_reason[ev->result >= 1 && ev->result <= 5
+					   ? ev->result
+					   : 0]++;
 	if (ev->kind == MRR_EV_BUFFER) {
 		s->buffer_calls += ev->args[1];
 		stats_add_flush(s, ev);
@@ -605,6 +610,20 @@ static void print_stats(const struct stats *s, const mrr_trace_reader *r,
 			printf("  (%" PRIu64 " buffered)",
 			       s->buffered_by_nr[order[i]]);
 		printf("\n");
+	}
+	if (s->by_kind[MRR_EV_SCHED]) {
+		static const char *const why[] = {
+			"other",	   "blocking syscall",
+			"timeslice",	   "stalled in a syscall",
+			"held for output", "leader exit",
+		};
+
+		printf("thread switches: %" PRIu64 "\n",
+		       s->by_kind[MRR_EV_SCHED]);
+		for (i = 0; i < 6; i++)
+			if (s->sched_by_reason[i])
+				printf("  %-28s %" PRIu64 "\n", why[i],
+				       s->sched_by_reason[i]);
 	}
 	printf("buffered calls: %" PRIu64 " in %" PRIu64 " flushes\n",
 	       s->buffer_calls, s->by_kind[MRR_EV_BUFFER]);
