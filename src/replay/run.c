@@ -48,6 +48,7 @@ static bool to_applies(const struct replayer *rp, const struct ptask *t,
 		       const struct replay_stop *w)
 {
 	return w->to && w->to->tid == t->rec_tid &&
+	       (t->rec_tid == w->tid || (w->pid && t->tgid == w->pid)) &&
 	       w->to->event == rp->nreplayed && w->to->unit != REPLAY_AT_EVENT;
 }
 
@@ -285,6 +286,22 @@ static bool runs_to_event(const struct replayer *rp, const struct ptask *t)
 	return false;
 }
 
+/* Whether t is w's: its tid, or a task of its process. */
+static bool in_want(const struct ptask *t, const struct replay_stop *w)
+{
+	return t && w->tid &&
+	       (t->rec_tid == w->tid || (w->pid && t->tgid == w->pid));
+}
+
+/* Whether t's exit ends its process: no other task of it is left. */
+static bool last_of_process(const struct replayer *rp, const struct ptask *t)
+{
+	for (const struct ptask *p = rp->tasks; p; p = p->next)
+		if (p != t && p->tgid == t->tgid)
+			return false;
+	return true;
+}
+
 int replay_run(struct replayer *rp, const struct replay_stop *want,
 	       struct replay_stopped *why)
 {
@@ -299,7 +316,8 @@ int replay_run(struct replayer *rp, const struct replay_stop *want,
 	rp->mem_hit = false;
 	for (;;) {
 		struct ptask *t;
-		bool ours;
+		bool ours, mine;
+		pid_t moved;
 
 		k = replay_peek(rp);
 		if (k < 0)
@@ -321,18 +339,21 @@ int replay_run(struct replayer *rp, const struct replay_stop *want,
 		}
 		t = ptask_find(rp, rp->ev.tid);
 		ours = t && w->tid && t->rec_tid == w->tid;
-		if (ours && !t->held && runs_to_event(rp, t) &&
-		    (w->nbps || (w->step && !stepped) ||
+		mine = in_want(t, w); /* breakpoints apply to it */
+		if (mine && !t->held && runs_to_event(rp, t) &&
+		    (w->nbps || (ours && w->step && !stepped) ||
 		     (w->to && w->to->tid == t->rec_tid &&
 		      w->to->event == rp->nreplayed))) {
-			k = run_ahead(rp, t, w, w->step && !stepped, why);
+			k = run_ahead(rp, t, w, ours && w->step && !stepped,
+				      why);
 			if (k < 0)
 				goto out_error;
 			if (k > 0)
 				break;
 		}
-		if (ours && w->report_exit && rp->ev.kind == MRR_EV_EXIT &&
-		    rp->exit_reported != rp->ev.seq + 1) {
+		if (mine && w->report_exit && rp->ev.kind == MRR_EV_EXIT &&
+		    rp->exit_reported != rp->ev.seq + 1 &&
+		    (!w->pid || last_of_process(rp, t))) {
 			rp->exit_reported = rp->ev.seq + 1;
 			why->why = REPLAY_STOP_EXIT;
 			why->tid = t->rec_tid;
@@ -342,21 +363,22 @@ int replay_run(struct replayer *rp, const struct replay_stop *want,
 		}
 		if (ours && w->step)
 			stepped = true;
+		moved = t ? t->rec_tid : w->tid;
 		k = replay_step(rp);
 		if (k < 0)
 			goto out_error;
 		if (rp->mem_hit) {
 			why->why = REPLAY_STOP_WATCH;
-			why->tid = w->tid;
+			why->tid = moved;
 			why->syscall = true;
 			why->event = rp->ev.seq;
 			why->addr = rp->mem_hit_addr;
 			why->bp = rp->mem_hit_bp;
 			break;
 		}
-		if (ours && w->report_exit && rp->ev.kind == MRR_EV_EXEC) {
+		if (mine && w->report_exit && rp->ev.kind == MRR_EV_EXEC) {
 			why->why = REPLAY_STOP_EXEC;
-			why->tid = w->tid;
+			why->tid = moved;
 			break;
 		}
 		if (ours && stepped) {
@@ -386,7 +408,7 @@ int replay_hold(struct replayer *rp, const struct replay_stop *want,
 	t = ptask_find(rp, rp->ev.tid);
 	if (!t || t->held || !runs_to_event(rp, t))
 		return t && t->held ? 1 : 0;
-	if (want && want->tid != t->rec_tid)
+	if (want && !in_want(t, want))
 		want = NULL;
 	memset(why ? why : &ignored, 0, sizeof(ignored));
 	k = run_ahead(rp, t, want ? want : &nothing, false,

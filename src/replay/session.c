@@ -208,7 +208,8 @@ void replay_mem_written(struct replayer *rp, struct ptask *t, uint64_t addr,
 	size_t i;
 
 	(void)event;
-	if (!w || !t || t->rec_tid != w->tid || rp->mem_hit)
+	if (!w || !t || rp->mem_hit ||
+	    !(t->rec_tid == w->tid || (w->pid && t->tgid == w->pid)))
 		return;
 	for (i = 0; i < w->nbps; i++) {
 		const struct replay_bp *b = &w->bps[i];

@@ -70,6 +70,10 @@ struct replay_stop {
 	uint64_t before_event;
 	/* recorded tid the breakpoints and the step apply to; 0: none */
 	pid_t tid;
+	/* recorded process (thread group) whose every task the breakpoints,
+	 * watchpoints, `to` and report_exit apply to; 0: tid alone. The step
+	 * is tid's only. */
+	pid_t pid;
 	const struct replay_bp *bps;
 	size_t nbps;
 	/* single-step `tid` once: runs the trace forward until `tid` is the
@@ -79,7 +83,8 @@ struct replay_stop {
 	/* stop when the session reaches this position (an inside-event
 	 * position found by register match at to->regs.rip), or NULL */
 	const struct replay_pos *to;
-	/* stop when `tid` exits or execs */
+	/* stop when `tid` execs, or exits as the last task of its process
+	 * (of `pid` when set) */
 	bool report_exit;
 };
 

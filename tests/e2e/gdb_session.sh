@@ -3,7 +3,7 @@
 # replay with `mrr replay -s PORT`, drives real gdb in batch mode against it
 # and checks gdb's output and mrr's exit status (issue 13).
 set -u
-MRR=$1 PROG=$2 SEED=$3 CASE=$4 EXECPROG=${5:-}
+MRR=$1 PROG=$2 SEED=$3 CASE=$4 EXECPROG=${5:-} THREADPROG=${6:-}
 # NAME_cp: the same with a checkpoint every few events, so that going back
 # restores checkpoints instead of replaying from the start
 case $CASE in
@@ -328,6 +328,64 @@ follow)
 	timeout 30 "$MRR" replay -s "$(free_port)" -p 4000000 "$W/e" >/dev/null 2>"$W/srv.err"
 	[ $? = 64 ] && grep -q "no process 4000000" "$W/srv.err" ||
 		fail "-p of a pid the recording lacks is not a usage error"
+	;;
+threads)
+	# a multi-threaded program (issue 12): gdb lists every thread with its
+	# recorded tid, a breakpoint hits in any thread, another thread steps
+	# when the trace moves it, threads exit during a continue, and going
+	# back (a restart: checkpoints refuse threads) finds a hit in a thread
+	record t "$THREADPROG"
+	"$MRR" dump "$W/t" >"$W/t.dump" 2>&1 || fail "cannot dump the trace"
+	main=$(awk 'NR == 1 { print $2 }' "$W/t.dump")
+	ntids=$(awk '{ print $2 }' "$W/t.dump" | sort -u | wc -l)
+	[ "$ntids" -ge 3 ] || fail "the recording has $ntids tasks"
+	cat >"$W/s.gdb" <<G
+break worker
+continue
+info threads
+thread 1
+thread 2
+bt
+stepi
+stepi
+info threads
+continue
+info threads
+delete
+continue
+continue
+G
+	session t "$W/s.gdb"
+	expect "hit Breakpoint 1, worker"
+	expect "^[* ] 1 +Thread $main +"
+	expect "^\\* 2 +Thread [0-9]+ +worker "
+	expect '^#1 .* start_thread '
+	expect 'exited normally'
+	# every thread gdb saw is a task of the recording
+	for tid in $(sed -n 's/^[* ] *[0-9][0-9]* *Thread \([0-9]*\) .*/\1/p' "$W/gdb.out" | sort -u); do
+		awk -v t="$tid" '$2 == t { f = 1 } END { exit !f }' "$W/t.dump" ||
+			fail "thread $tid is not a recorded tid"
+	done
+	[ "$(grep -c '^[* ] *[0-9][0-9]* *Thread ' "$W/gdb.out")" -ge 4 ] ||
+		fail "info threads listed fewer than 2 threads twice"
+	verified
+	cat >"$W/s.gdb" <<G
+delete
+continue
+break worker
+reverse-continue
+info threads
+bt 2
+delete
+continue
+continue
+G
+	session t "$W/s.gdb"
+	expect "hit Breakpoint 1, worker \\(arg=0x[0-3]\\)"
+	expect "^\\* [0-9]+ +Thread [0-9]+ +worker "
+	expect '^#1 .* start_thread '
+	expect 'exited normally'
+	verified
 	;;
 *)
 	fail "unknown case"

@@ -45,6 +45,7 @@ static bool at_start(struct gdb_server *s, const struct gpos *g)
 
 static void begin_reply(struct gdb_server *s, char *reply, size_t len)
 {
+	gdb_select(s, 0);
 	snprintf(reply, len, "T05thread:%x;replaylog:begin;", s->tid);
 }
 
@@ -61,6 +62,7 @@ static int go_to(struct gdb_server *s, const struct gpos *g)
 	if (g->p.unit == REPLAY_AT_EVENT)
 		return 0;
 	want.tid = s->tid;
+	want.pid = s->pid;
 	want.to = &g->p;
 	if (gdb_run(s, &want, &why) < 0)
 		return -1;
@@ -138,6 +140,7 @@ static int hit_in(struct gdb_server *s, uint64_t from, const struct gpos *hi,
 	if (gdb_restart(s, from) < 0)
 		return -1;
 	want.tid = s->tid;
+	want.pid = s->pid;
 	want.bps = s->bps;
 	want.nbps = s->nbps;
 	if (hi->p.unit != REPLAY_AT_EVENT)

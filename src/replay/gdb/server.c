@@ -111,12 +111,22 @@ static void handle_xfer(struct gdb_server *s, const char *q)
 		else
 			xfer(s, xml, len, range + 1);
 	} else if (!strncmp(q, "threads:read::", 14)) {
-		n = snprintf(buf, sizeof(buf),
-			     "<?xml version=\"1.0\"?>\n<threads>\n"
-			     "<thread id=\"%x\" core=\"0\"/>\n</threads>\n",
-			     s->tid);
-		if (s->exited)
-			n = snprintf(buf, sizeof(buf), "<threads></threads>");
+		static char xml[16384];
+		size_t m = (size_t)snprintf(
+			xml, sizeof(xml),
+			"<?xml version=\"1.0\"?>\n<threads>\n");
+
+		for (struct ptask *t = s->rp.tasks; t && !s->exited;
+		     t = t->next)
+			if (gdb_thread_live(s, t->rec_tid) &&
+			    m + 64 < sizeof(xml))
+				m += (size_t)snprintf(
+					xml + m, sizeof(xml) - m,
+					"<thread id=\"%x\" core=\"0\"/>\n",
+					t->rec_tid);
+		m += (size_t)snprintf(xml + m, sizeof(xml) - m, "</threads>\n");
+		xfer(s, xml, m, q + 14);
+		return;
 		xfer(s, buf, (size_t)n, q + 14);
 	} else {
 		gdb_send(&s->c, "");
@@ -400,6 +410,7 @@ static void resume(struct gdb_server *s, bool step)
 		return;
 	}
 	want.tid = s->tid;
+	want.pid = s->pid;
 	want.bps = s->bps;
 	want.nbps = s->nbps;
 	want.step = step;
@@ -417,8 +428,8 @@ static void resume(struct gdb_server *s, bool step)
 	gdb_send(&s->c, reply);
 }
 
-/* vCont;ACTION[:TID];... : the debugged task steps when any action for it
- * (or for all) is a step; other threads cannot run ahead of the trace. */
+/* vCont;ACTION[:TID];... : the first step action's thread (the selected
+ * one without a TID) steps; every other thread runs as the trace says. */
 static void vcont(struct gdb_server *s, const char *a)
 {
 	bool step = false, any = false;
@@ -450,9 +461,16 @@ static void vcont(struct gdb_server *s, const char *a)
 				return;
 			}
 		}
-		if ((act == 's' || act == 'S') &&
-		    (tid == 0 || tid == (uint64_t)s->tid))
+		if ((act == 's' || act == 'S') && !step) {
+			/* a step of another thread: the trace runs until
+			 * that thread moves (only one thread runs at once) */
+			if (tid && gdb_thread_live(s, (pid_t)tid) &&
+			    (pid_t)tid != s->tid) {
+				gdb_undo_all(s);
+				s->tid = (pid_t)tid;
+			}
 			step = true;
+		}
 		any = true;
 		a = p;
 	}
@@ -461,6 +479,32 @@ static void vcont(struct gdb_server *s, const char *a)
 		return;
 	}
 	resume(s, step);
+}
+
+/* Hg TID selects the thread whose registers gdb reads (Hc: the replay
+ * decides who runs); T TID: whether the thread lives. */
+static void thread_packet(struct gdb_server *s, const char *pkt)
+{
+	const char *p = pkt[0] == 'H' ? pkt + 2 : pkt + 1;
+	uint64_t tid = 0;
+
+	if (s->exited || (pkt[0] == 'H' && !pkt[1])) {
+		gdb_send(&s->c, "E01");
+		return;
+	}
+	if (!strcmp(p, "-1") || !strcmp(p, "0")) {
+		gdb_send(&s->c, pkt[0] == 'T' ? "E01" : "OK");
+		return;
+	}
+	if (!hex_u64(&p, &tid) || *p || !gdb_thread_live(s, (pid_t)tid)) {
+		gdb_send(&s->c, "E01");
+		return;
+	}
+	if (pkt[0] == 'H' && pkt[1] == 'g' && (pid_t)tid != s->tid) {
+		gdb_undo_all(s); /* gdb's writes belong to the old thread */
+		s->tid = (pid_t)tid;
+	}
+	gdb_send(&s->c, "OK");
 }
 
 static void query(struct gdb_server *s, const char *q)
@@ -483,11 +527,19 @@ static void query(struct gdb_server *s, const char *q)
 	} else if (!strcmp(q, "qC")) {
 		snprintf(buf, sizeof(buf), "QC%x", s->tid);
 		gdb_send(&s->c, buf);
-	} else if (!strcmp(q, "qfThreadInfo")) {
-		snprintf(buf, sizeof(buf), "m%x", s->tid);
-		gdb_send(&s->c, s->exited ? "l" : buf);
-	} else if (!strcmp(q, "qsThreadInfo")) {
-		gdb_send(&s->c, "l");
+	} else if (!strcmp(q, "qfThreadInfo") || !strcmp(q, "qsThreadInfo")) {
+		/* every live thread of the process, in one answer */
+		static char list[4096];
+		size_t m = 0;
+
+		for (struct ptask *t = s->rp.tasks;
+		     t && !s->exited && q[1] == 'f'; t = t->next)
+			if (gdb_thread_live(s, t->rec_tid) &&
+			    m + 16 < sizeof(list))
+				m += (size_t)snprintf(
+					list + m, sizeof(list) - m, "%c%x",
+					m ? ',' : 'm', t->rec_tid);
+		gdb_send(&s->c, m ? list : "l");
 	} else if (!strncmp(q, "qAttached", 9)) {
 		gdb_send(&s->c, "1");
 	} else if (!strcmp(q, "qSymbol::")) {
@@ -550,7 +602,7 @@ static int dispatch(struct gdb_server *s, char *pkt, size_t len, int *status)
 		return 1;
 	case 'H':
 	case 'T':
-		gdb_send(&s->c, s->exited ? "E01" : "OK");
+		thread_packet(s, pkt);
 		return 1;
 	case 'k':
 		*status = 0;

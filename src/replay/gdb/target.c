@@ -24,6 +24,28 @@ struct ptask *gdb_task(struct gdb_server *s)
 	return s->exited ? NULL : ptask_find(&s->rp, s->tid);
 }
 
+bool gdb_thread_live(struct gdb_server *s, pid_t rec_tid)
+{
+	struct ptask *t = ptask_find(&s->rp, rec_tid);
+
+	return t && !t->dead && (!s->pid || t->tgid == s->pid);
+}
+
+void gdb_select(struct gdb_server *s, pid_t tid)
+{
+	if (tid && gdb_thread_live(s, tid)) {
+		s->tid = tid;
+		return;
+	}
+	if (gdb_thread_live(s, s->tid))
+		return;
+	for (struct ptask *t = s->rp.tasks; t; t = t->next)
+		if (!t->dead && t->tgid == s->pid) {
+			s->tid = t->rec_tid;
+			return;
+		}
+}
+
 static bool held_at_syscall(struct gdb_server *s, struct ptask *t)
 {
 	return replay_held_task(&s->rp) == t &&
@@ -88,6 +110,9 @@ void gdb_stop_reply(struct gdb_server *s, const struct replay_stopped *why,
 {
 	const char *kind = "watch";
 	int st;
+
+	if (why->why != REPLAY_STOP_END && why->why != REPLAY_STOP_ERROR)
+		gdb_select(s, why->tid);
 
 	switch (why->why) {
 	case REPLAY_STOP_BREAKPOINT:
@@ -274,6 +299,9 @@ int gdb_restart(struct gdb_server *s, uint64_t start)
 		return -1;
 	if (!s->tid && s->rp.tasks)
 		s->tid = s->rp.tasks->rec_tid;
+	if (!s->pid && gdb_task(s))
+		s->pid = gdb_task(s)->tgid;
+	gdb_select(s, 0); /* going back: the thread may not exist yet */
 	return 0;
 }
 
@@ -295,6 +323,7 @@ int gdb_find_start(struct gdb_server *s)
 			break;
 		if (g->pid && ev->tid == g->pid) {
 			s->tid = g->pid;
+			s->pid = 0; /* that task's process */
 			s->start_event = ev->seq;
 			s->start_held = true;
 			return 0;
@@ -313,6 +342,7 @@ int gdb_find_start(struct gdb_server *s)
 						  : name;
 			if (!strcmp(base, g->onexec)) {
 				s->tid = ev->tid;
+				s->pid = 0;
 				s->start_event = ev->seq + 1;
 				return 0;
 			}

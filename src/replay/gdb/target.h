@@ -30,7 +30,8 @@ struct gdb_server {
 	const struct replay_opts *o;
 	const struct gdb_opts *g;
 	struct gdb_conn c;
-	pid_t tid; /* recorded tid of the task gdb debugs */
+	pid_t tid; /* recorded tid of the thread gdb looks at (Hg, stops) */
+	pid_t pid; /* recorded process id of the debugged process */
 	struct replay_bp bps[GDB_MAX_BPS];
 	size_t nbps;
 	/* gdb's writes */
@@ -54,6 +55,11 @@ struct gdb_server {
 
 /* The task gdb debugs (NULL once it is gone). */
 struct ptask *gdb_task(struct gdb_server *s);
+/* Whether rec_tid is a live thread of the debugged process. */
+bool gdb_thread_live(struct gdb_server *s, pid_t rec_tid);
+/* Makes tid (when a live thread of the debugged process) the thread gdb
+ * looks at; when the current one is gone, another live thread of it. */
+void gdb_select(struct gdb_server *s, pid_t tid);
 /* Registers as gdb sees them (a task held at a syscall's entry shows the
  * syscall instruction not yet run). Returns 0 or -1. */
 int gdb_get_regs(struct gdb_server *s, struct gdb_regs *r);
