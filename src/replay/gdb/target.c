@@ -46,10 +46,12 @@ void gdb_select(struct gdb_server *s, pid_t tid)
 		}
 }
 
+/* Held at a syscall's entry stop: the next event's task run ahead, or a
+ * thread parked where it let another run (sched.c). */
 static bool held_at_syscall(struct gdb_server *s, struct ptask *t)
 {
-	return replay_held_task(&s->rp) == t &&
-	       (t->held_status >> 16) == PTRACE_EVENT_SECCOMP;
+	(void)s;
+	return t->held && (t->held_status >> 16) == PTRACE_EVENT_SECCOMP;
 }
 
 int gdb_get_regs(struct gdb_server *s, struct gdb_regs *r)
