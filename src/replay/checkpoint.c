@@ -305,15 +305,9 @@ static int settle(struct checkpoints *s, struct ptask *t)
 					      t->rec_tid);
 			t->fresh = false;
 			t->stopped = true;
-			if (t->child_tid_addr) {
-				uint32_t v = (uint32_t)t->child_tid_value;
-
-				if (tracee_write_all(&t->t, t->child_tid_addr,
-						     &v, 4) < 0)
-					mrr_debug(
-						"pid %d: cannot set child tid",
-						t->t.tid);
-			}
+			if (ptask_set_child_tid(t) < 0)
+				mrr_debug("pid %d: cannot set child tid",
+					  t->t.tid);
 			continue;
 		}
 		if (!t->fresh && t->pending_exit &&

@@ -49,18 +49,8 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 		     siginfo_t *si)
 {
 	for (;;) {
-		if (t->stopped) {
-			if (ptrace(PTRACE_CONT, t->t.tid, 0, t->resume_sig) <
-			    0) {
-				diverge(rp, t, "cannot resume: %s",
-					strerror(errno));
-				return -1;
-			}
-			t->stopped = false;
-			t->at_exit = false;
-			t->at_point = false;
-			t->resume_sig = 0;
-		}
+		if (ptask_resume(rp, t, PTRACE_CONT) < 0)
+			return -1;
 		if (tracee_wait(&t->t, status) < 0) {
 			diverge(rp, t, "the task vanished");
 			return -1;

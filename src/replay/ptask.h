@@ -100,6 +100,14 @@ int stored_path(struct replayer *rp, const char *name, char *buf,
 		size_t buflen);
 void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
 
+/* Resumes t, when it is stopped, with request req (PTRACE_CONT,
+ * PTRACE_SYSCALL, PTRACE_SINGLESTEP) and its pending signal, and marks it
+ * running. A task gone meanwhile is not an error: the next wait reports its
+ * death. Returns 0, or -1 after reporting a divergence. */
+int ptask_resume(struct replayer *rp, struct ptask *t, int req);
+/* Writes the tid the recording gave t (CLONE_CHILD_SETTID) at its
+ * child_tid_addr, if it has one. Returns 0 or -1. */
+int ptask_set_child_tid(struct ptask *t);
 /* Like ptask_next_stop with the ptrace request to resume with
  * (PTRACE_CONT or PTRACE_SINGLESTEP); ignores t->held. */
 int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status);

@@ -699,14 +699,9 @@ static int replay_first_stop(struct replayer *rp, struct ptask *child)
 	}
 	child->fresh = false;
 	child->stopped = true;
-	if (child->child_tid_addr) {
-		uint32_t v = (uint32_t)child->child_tid_value;
-
-		if (tracee_write_all(&child->t, child->child_tid_addr, &v, 4) <
-		    0) {
-			diverge(rp, child, "cannot write the thread's tid");
-			return -1;
-		}
+	if (ptask_set_child_tid(child) < 0) {
+		diverge(rp, child, "cannot write the thread's tid");
+		return -1;
 	}
 	return 0;
 }

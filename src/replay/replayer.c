@@ -503,6 +503,32 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 	return ptask_advance(rp, t, PTRACE_CONT, status);
 }
 
+int ptask_resume(struct replayer *rp, struct ptask *t, int req)
+{
+	if (!t->stopped)
+		return 0;
+	/* ESRCH: killed in its stop (another thread's exit_group); the wait
+	 * reports its death */
+	if (ptrace(req, t->t.tid, 0, t->resume_sig) < 0 && errno != ESRCH) {
+		diverge(rp, t, "cannot resume: %s", strerror(errno));
+		return -1;
+	}
+	t->stopped = false;
+	t->at_exit = false;
+	t->at_point = false;
+	t->resume_sig = 0;
+	return 0;
+}
+
+int ptask_set_child_tid(struct ptask *t)
+{
+	uint32_t v = (uint32_t)t->child_tid_value;
+
+	if (!t->child_tid_addr)
+		return 0;
+	return tracee_write_all(&t->t, t->child_tid_addr, &v, 4) < 0 ? -1 : 0;
+}
+
 int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 {
 	unsigned long stops = 0;
@@ -516,20 +542,8 @@ int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 				MAX_STOPS_WITHOUT_PROGRESS, *status);
 			return -1;
 		}
-		if (t->stopped) {
-			/* ESRCH: killed in its stop (another thread's
-			 * exit_group); the wait reports its death */
-			if (ptrace(req, t->t.tid, 0, t->resume_sig) < 0 &&
-			    errno != ESRCH) {
-				diverge(rp, t, "cannot resume: %s",
-					strerror(errno));
-				return -1;
-			}
-			t->stopped = false;
-			t->at_exit = false;
-			t->at_point = false;
-			t->resume_sig = 0;
-		}
+		if (ptask_resume(rp, t, req) < 0)
+			return -1;
 		if (tracee_wait(&t->t, status) < 0) {
 			diverge(rp, t, "the task vanished");
 			return -1;
@@ -539,14 +553,9 @@ int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 		t->stopped = true;
 		if (t->fresh && is_sigstop(*status)) {
 			t->fresh = false;
-			if (t->child_tid_addr) {
-				uint32_t v = (uint32_t)t->child_tid_value;
-				if (tracee_write_all(&t->t, t->child_tid_addr,
-						     &v, 4) < 0)
-					mrr_debug(
-						"pid %d: cannot set child tid",
-						t->t.tid);
-			}
+			if (ptask_set_child_tid(t) < 0)
+				mrr_debug("pid %d: cannot set child tid",
+					  t->t.tid);
 			continue;
 		}
 		if (t->pending_exit && is_syscall_stop(*status)) {
