@@ -142,11 +142,12 @@ static bool in_syscall(const struct user_regs_struct *regs)
 static bool anchor_ok(pid_t tid, uint64_t addr)
 {
 	struct proc_vma *v = NULL;
-	long n = proc_read_vmas(tid, false, &v);
 	bool ok = false;
+	long n;
 
 	if (addr >= MRR_PAGE_ADDR && addr < MRR_PAGE_ADDR + MRR_PAGE_SIZE)
 		return false;
+	n = proc_read_vmas(tid, false, &v);
 	for (long i = 0; i < n; i++) {
 		if (addr < v[i].start || addr >= v[i].end)
 			continue;

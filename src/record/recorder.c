@@ -726,8 +726,6 @@ int mrr_record(const struct record_opts *o)
 		return MRR_EXIT_CANTCREAT;
 	}
 	stdio_ids(&rec);
-	if (!o->no_cache)
-		rec.fc = filecache_open(o->trace_dir, o->sync);
 
 	sa.sa_sigaction = on_interrupt;
 	sa.sa_flags = SA_SIGINFO;
@@ -765,6 +763,8 @@ int mrr_record(const struct record_opts *o)
 		return MRR_EXIT_OSERR;
 	}
 	rec.tasks->first_stop_seen = true;
+	if (!o->no_cache)
+		rec.fc = filecache_open(o->trace_dir, o->sync);
 	ptrace(PTRACE_CONT, pid, 0, 0);
 
 	while (rec.ntasks > 0) {
@@ -797,6 +797,7 @@ int mrr_record(const struct record_opts *o)
 					"execute it",
 					o->exe);
 				remove_task(&rec, t);
+				free_stored(&rec);
 				mrr_trace_writer_remove(rec.w);
 				return MRR_EXIT_NOINPUT;
 			}
@@ -838,12 +839,12 @@ int mrr_record(const struct record_opts *o)
 	}
 	err = mrr_trace_writer_finish(
 		rec.w, end, rec.stop_reason[0] ? rec.stop_reason : NULL);
+	free_stored(&rec);
 	if (err) {
 		mrr_err("cannot commit trace %s: %s", o->trace_dir,
 			mrr_trace_strerror(err));
 		return MRR_EXIT_CANTCREAT;
 	}
-	free_stored(&rec);
 	rec_preempt_print_stats();
 	return code;
 }
