@@ -196,3 +196,22 @@ void remove_flat_dir(const char *dir)
 	}
 	rmdir(dir);
 }
+
+char proc_task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')'); /* the name may hold anything */
+	return p && p[1] == ' ' ? p[2] : 0;
+}

@@ -21,6 +21,10 @@ struct proc_vma {
  * Returns the count and a malloc'd array in *out, or -errno. */
 long proc_read_vmas(pid_t pid, bool with_flags, struct proc_vma **out);
 
+/* The state letter of /proc/TID/stat ('R', 'S', 'D', 't', ...), or 0 when
+ * the task is gone or the file cannot be read. */
+char proc_task_state(pid_t tid);
+
 /* End address of the [stack] mapping of pid, or 0. */
 uint64_t proc_stack_end(pid_t pid);
 

@@ -16,6 +16,7 @@
  * reported: without preemption a spin-wait on memory would never end. */
 #include "core/exitcodes.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "record/rtask.h"
 #include "syscalls/table.h"
 
@@ -323,26 +324,6 @@ void rec_sched_arm(struct recorder *rec)
 	rec->sched_armed = want;
 }
 
-/* 'S', 'D', 'R'... from /proc/TID/stat, or 0. */
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 static unsigned spin_limit_s(void)
 {
 	const char *s = getenv("MRR_SPIN_LIMIT");
@@ -364,7 +345,7 @@ void rec_sched_check(struct recorder *rec)
 		if (!g || g->runner != t || !has_parked(rec, g) ||
 		    now - g->last_stop_ms < STALL_CHECK_MS)
 			continue;
-		st = task_state(t->t.tid);
+		st = proc_task_state(t->t.tid);
 		if ((st == 'S' || st == 'D') && t->in_syscall) {
 			/* waits in a call the table does not list */
 			t->blocked = true;

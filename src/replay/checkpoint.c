@@ -7,6 +7,7 @@
 
 #include "core/exitcodes.h"
 #include "core/log.h"
+#include "core/proc.h"
 #include "replay/checkpoint_files.h"
 #include "replay/checkpoint_mem.h"
 #include "replay/ptask.h"
@@ -245,26 +246,6 @@ static uint64_t session_event(struct replayer *rp)
 
 /* ---- taking ---- */
 
-/* The state letter of /proc/TID/stat ('R', 'S', 'D', 't', ...), or 0. */
-static char task_state(pid_t tid)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strrchr(buf, ')'); /* the name may hold anything */
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
 /* Brings a task that is between two of its stops (a new child before its
  * first stop, a parent on its way out of fork) to that stop, as
  * ptask_next_stop would on its way to the next event. Only stops already
@@ -286,7 +267,7 @@ static int settle(struct checkpoints *s, struct ptask *t)
 				      t->rec_tid, strerror(errno));
 		if (si.si_pid == 0) {
 			/* asleep in the kernel (a vfork parent): not soon */
-			if (++tries > 20 || task_state(t->t.tid) == 'D')
+			if (++tries > 20 || proc_task_state(t->t.tid) == 'D')
 				return refuse(
 					s, -EAGAIN,
 					"pid %d is still inside a syscall "
