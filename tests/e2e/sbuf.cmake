@@ -7,5 +7,6 @@ add_test(NAME sbuf/corrupt COMMAND ${MRR_BASH} ${E2E}/sbuf_corrupt.sh ${MRR_BIN}
 set_tests_properties(sbuf/corrupt PROPERTIES LABELS e2e TIMEOUT 60)
 # The calls buffered since issue 14 show as buffered in dump -s.
 add_test(NAME sbuf/buffered COMMAND ${MRR_BASH} ${E2E}/sbuf_buffered.sh ${MRR_BIN}
-  $<TARGET_FILE:mrrprog_sbuf_open> $<TARGET_FILE:mrrprog_sbuf_pipe>)
+  $<TARGET_FILE:mrrprog_sbuf_open> $<TARGET_FILE:mrrprog_sbuf_pipe>
+  $<TARGET_FILE:mrrprog_sbuf_realpath>)
 set_tests_properties(sbuf/buffered PROPERTIES LABELS e2e TIMEOUT 240)
