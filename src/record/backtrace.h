@@ -12,9 +12,11 @@
 /* Unwinds task tid, which must be in a ptrace-stop of the caller, with
  * libunwind-ptrace, and writes its frames, innermost first, into buf, one a
  * line: "0xADDR SYMBOL+0xOFF (FILE)\n". SYMBOL+0xOFF is the function holding
- * ADDR when an ELF symbol names it; else BASENAME+0xOFF, the offset of ADDR
- * in the mapped file; else "??" (no file: then "+0xOFF" is left out). FILE
- * is the mapped file holding ADDR according to /proc/TID/maps, "?" if none.
+ * ADDR when the symbol's range in .symtab or .dynsym covers ADDR; else
+ * BASENAME+0xOFF, the offset of ADDR in the mapped file; else "??" (no
+ * file: then "+0xOFF" is left out). FILE is the mapped file holding ADDR
+ * according to /proc/TID/maps (renamed by the file namer below), "?" if
+ * none.
  * A task stopped in mrr's page gets a first line "0xADDR [mrr's syscall
  * page]", and the unwinding goes on from the caller of the page. At most
  * MRR_BACKTRACE_MAX_FRAMES frames; frames that do not fit whole in buflen
@@ -27,5 +29,14 @@
  * task unwound until its mappings change: not thread-safe. */
 int mrr_backtrace(pid_t tid, char *buf, size_t buflen)
 	__attribute__((warn_unused_result));
+
+/* Names files in later backtraces: namer(ctx, path) gets the path of a
+ * mapped file as /proc/TID/maps gives it and returns the name to print
+ * (a replay maps copies of the recorded files and prints the paths they
+ * had at record), or NULL to print the path. NULL namer: paths as they
+ * are. */
+void mrr_backtrace_set_file_namer(const char *(*namer)(void *ctx,
+						       const char *path),
+				  void *ctx);
 
 #endif

@@ -3,6 +3,7 @@
 #include "core/events.h"
 #include "core/log.h"
 #include "core/proc.h"
+#include "core/procmap.h"
 #include "core/tsc_patch.h"
 #include "mem/pagemap.h"
 #include "record/filecache.h"
@@ -38,35 +39,9 @@ static uint64_t page_end(uint64_t start, uint64_t len)
 	return (end + 4095) & ~4095ull;
 }
 
-/* PROCMAP_QUERY (Linux 6.11) answers "the VMA covering or after this
- * address" with an ioctl on /proc/PID/maps, so a madvise costs its own
- * VMAs instead of a parse of the whole map (which grew with every VMA the
- * program fractured its memory into). Debian 12's headers predate it;
- * layout and values from include/uapi/linux/fs.h. */
-struct mrr_procmap_query {
-	uint64_t size;
-	uint64_t query_flags;
-	uint64_t query_addr;
-	uint64_t vma_start;
-	uint64_t vma_end;
-	uint64_t vma_flags;
-	uint64_t vma_page_size;
-	uint64_t vma_offset;
-	uint64_t inode;
-	uint32_t dev_major;
-	uint32_t dev_minor;
-	uint32_t vma_name_size;
-	uint32_t build_id_size;
-	uint64_t vma_name_addr;
-	uint64_t build_id_addr;
-};
-#define MRR_PROCMAP_QUERY	     _IOWR('f', 17, struct mrr_procmap_query)
-#define MRR_PROCMAP_COVERING_OR_NEXT 0x10
-#define MRR_PROCMAP_VMA_READABLE     0x1
-#define MRR_PROCMAP_VMA_WRITABLE     0x2
-#define MRR_PROCMAP_VMA_EXECUTABLE   0x4
-#define MRR_PROCMAP_VMA_SHARED	     0x8
-
+/* PROCMAP_QUERY answers "the VMA covering or after this address", so a
+ * madvise costs its own VMAs instead of a parse of the whole map (which
+ * grew with every VMA the program fractured its memory into). */
 static bool procmap_query_broken; /* ENOTTY once: parse maps from then on */
 
 /* Appends the VMAs of [start, end) read with PROCMAP_QUERY. Returns the

@@ -8,7 +8,9 @@
  * there returns straight to our caller, so the seccomp filter sees the
  * page's instruction pointer and the return stack stays balanced. It also
  * puts MRR_SYSCALLBUF_TOKEN in r9, the sixth argument, which no buffered
- * call uses. */
+ * call uses. Neither moves rsp, so their unwind rules (.cfi) are the
+ * defaults: a debugger or `mrr record --backtrace` stopped in one finds
+ * the caller's frame at the return address on top of the stack. */
 #include "core/tracee.h"
 #include "syscallbuf/abi.h"
 
@@ -34,15 +36,19 @@ __asm__(".text\n"
 	".globl sb_traced_syscall\n"
 	".hidden sb_traced_syscall\n"
 	".type sb_traced_syscall, @function\n"
-	"sb_traced_syscall:\n" SB_SHUFFLE "	syscall\n"
+	"sb_traced_syscall:\n"
+	"	.cfi_startproc\n" SB_SHUFFLE "	syscall\n"
 	"	ret\n"
+	"	.cfi_endproc\n"
 	".size sb_traced_syscall, . - sb_traced_syscall\n"
 	"\n"
 	".globl sb_untraced_syscall\n"
 	".hidden sb_untraced_syscall\n"
 	".type sb_untraced_syscall, @function\n"
-	"sb_untraced_syscall:\n" SB_SHUFFLE
+	"sb_untraced_syscall:\n"
+	"	.cfi_startproc\n" SB_SHUFFLE
 	"	mov sb_untraced_token(%rip), %r9\n"
 	"	mov sb_untraced_ip(%rip), %r11\n"
 	"	jmp *%r11\n"
+	"	.cfi_endproc\n"
 	".size sb_untraced_syscall, . - sb_untraced_syscall\n");
