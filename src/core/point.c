@@ -83,6 +83,34 @@ bool point_same_regs(const struct user_regs_struct *a,
 	return true;
 }
 
+unsigned point_rep_string_len(const uint8_t *code, size_t n)
+{
+	bool rep = false;
+	size_t i;
+
+	/* legacy prefixes (at most 14 bytes before the opcode), then REX */
+	for (i = 0; i < n && i < 14; i++) {
+		uint8_t b = code[i];
+
+		if (b == 0xf2 || b == 0xf3)
+			rep = true;
+		else if (b != 0xf0 && b != 0x2e && b != 0x36 && b != 0x3e &&
+			 b != 0x26 && b != 0x64 && b != 0x65 && b != 0x66 &&
+			 b != 0x67)
+			break;
+	}
+	if (i < n && (code[i] & 0xf0) == 0x40)
+		i++;
+	if (!rep || i >= n)
+		return 0;
+	/* ins, outs, movs, cmps, stos, lods, scas */
+	if ((code[i] >= 0x6c && code[i] <= 0x6f) ||
+	    (code[i] >= 0xa4 && code[i] <= 0xa7) ||
+	    (code[i] >= 0xaa && code[i] <= 0xaf))
+		return (unsigned)i + 1;
+	return 0;
+}
+
 const char *point_reg_name(int i)
 {
 	static const char *const names[MRR_NREGS] = {

@@ -7,6 +7,7 @@
 #include "core/tracee.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/user.h>
 
@@ -51,6 +52,14 @@ int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
 bool point_same_regs(const struct user_regs_struct *a,
 		     const struct user_regs_struct *b, uint64_t mask,
 		     int *first_diff);
+
+/* Whether the instruction at the start of code (n bytes readable) is a
+ * string instruction with a rep/repne prefix: an interrupt may stop such
+ * an instruction between two of its iterations, rip still on it, where an
+ * execution breakpoint (which fires once, before the first iteration) can
+ * never find the task again. Returns the instruction's length, or 0 when
+ * it is anything else. */
+unsigned point_rep_string_len(const uint8_t *code, size_t n);
 
 /* The name of register word i of user_regs_struct ("rip", ...). */
 const char *point_reg_name(int i);

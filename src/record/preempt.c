@@ -42,7 +42,9 @@ struct rec_preempt {
 	bool buffered;	   /* buffered syscalls ran since the last event */
 	bool was_hot;	   /* an anchor ran before the last event */
 	/* waiting for the next execution of anchor runto_idx, to record a
-	 * point there (and deliver held_si, with has_sig) */
+	 * point there (and deliver held_si, with has_sig); runto_idx -1: of
+	 * the instruction after a rep string instruction (an uncounted
+	 * point) */
 	bool held;
 	bool has_sig;
 	siginfo_t held_si;
@@ -137,9 +139,21 @@ static bool in_syscall(const struct user_regs_struct *regs)
 	return (int64_t)regs->orig_rax != -1;
 }
 
-/* Whether addr may be an anchor: in the program's code, not in mrr's page
- * or the syscall buffer library. */
-static bool anchor_ok(pid_t tid, uint64_t addr)
+/* When the instruction at addr is a rep string instruction (point.h): the
+ * address of the instruction after it; else 0. A task stopped on one
+ * may be between two of its iterations, where no point can be. */
+static uint64_t rep_string_end(struct rtask *t, uint64_t addr)
+{
+	uint8_t code[16];
+	ssize_t n = tracee_read(&t->t, addr, code, sizeof(code));
+	unsigned len = n > 0 ? point_rep_string_len(code, (size_t)n) : 0;
+
+	return len ? addr + len : 0;
+}
+
+/* Whether addr is in the program's code: not in mrr's page or the syscall
+ * buffer library, whose code paths differ at replay. */
+static bool program_code(pid_t tid, uint64_t addr)
 {
 	struct proc_vma *v = NULL;
 	bool ok = false;
@@ -156,6 +170,13 @@ static bool anchor_ok(pid_t tid, uint64_t addr)
 	}
 	free(v);
 	return ok;
+}
+
+/* Whether addr may be a point or an anchor: program code, and not a rep
+ * string instruction. */
+static bool anchor_ok(struct rtask *t, uint64_t addr)
+{
+	return !rep_string_end(t, addr) && program_code(t->t.tid, addr);
 }
 
 /* The end of the mapping that holds addr (the stack above a point), at
@@ -229,12 +250,15 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	/* the buffered calls before the point, in the trace before it */
 	rec_sbuf_flush(rec, t);
 	/* After calls into the syscall buffer library, whose code runs
-	 * differently at replay, only what a call preserves is compared,
-	 * and the red zone (where its frames were) is not hashed. */
+	 * differently at replay, only what a call preserves is compared.
+	 * Its frames leave bytes below rsp that stay there across later
+	 * events (return addresses into it, seen at record and not at
+	 * replay): the red zone is hashed only in tasks that never had a
+	 * buffer. */
 	if (p->buffered)
 		mask &= ~POINT_REGS_CALLER_SAVED;
 	memcpy(x.regs, regs, sizeof(x.regs));
-	point_stack_hash(&t->t, regs->rsp, !p->buffered, &st);
+	point_stack_hash(&t->t, regs->rsp, !p->buffered && !t->sbuf_addr, &st);
 	x.stack_hash = st.hash;
 	capture_extra(&c, &x, sizeof(x));
 	ev.kind = MRR_EV_PREEMPT;
@@ -246,8 +270,11 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	ev.args[2] = st.len;
 	ev.args[3] = mask;
 	/* the whole stack above the point: tells apart the executions of a
-	 * loop that repeats the same work (outer loop counters) */
-	ev.args[4] = mapping_end(t->t.tid, regs->rsp);
+	 * loop that repeats the same work (outer loop counters). Not in a
+	 * task that has a syscall buffer: the library's frames leave bytes
+	 * in stack slots the program never writes again (return addresses
+	 * into it at record, other bytes at replay). */
+	ev.args[4] = t->sbuf_addr ? 0 : mapping_end(t->t.tid, regs->rsp);
 	if (!ev.args[4] ||
 	    point_deep_hash(&t->t, regs->rsp, ev.args[4], &ev.args[5]) < 0)
 		ev.args[4] = ev.args[5] = 0;
@@ -332,13 +359,13 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 	}
 }
 
-/* Waits (t resumed) for the next execution of anchor idx to record a
- * point there, and deliver si if not NULL. Returns false when no counter
- * can be set (t not resumed). */
-static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
-			  const siginfo_t *si)
+/* Waits (t resumed) for the next execution of addr (anchor idx, or -1:
+ * not an anchor) to record a point there, and deliver si if not NULL.
+ * Returns false when no counter can be set (t not resumed). */
+static bool run_to(struct rtask *t, struct rec_preempt *p, int idx,
+		   uint64_t addr, const siginfo_t *si)
 {
-	if (bpcount_open(&p->runto, t->t.tid, p->anchor[idx], 1) != 0)
+	if (bpcount_open(&p->runto, t->t.tid, addr, 1) != 0)
 		return false;
 	stats.stops++;
 	p->held = true;
@@ -356,12 +383,40 @@ static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
 	return true;
 }
 
+static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
+			  const siginfo_t *si)
+{
+	return run_to(t, p, idx, p->anchor[idx], si);
+}
+
+/* t stopped on a rep string instruction, perhaps between two iterations:
+ * the point (for si, if not NULL) is at the instruction after it, where
+ * the replay can find it. Returns false when regs are not on one, or no
+ * counter can be set (t not resumed). */
+static bool run_past_rep(struct rtask *t, struct rec_preempt *p,
+			 const struct user_regs_struct *regs,
+			 const siginfo_t *si)
+{
+	uint64_t end = in_syscall(regs) ? 0 : rep_string_end(t, regs->rip);
+	siginfo_t copy;
+
+	if (!end || !program_code(t->t.tid, regs->rip))
+		return false;
+	if (si) {
+		copy = *si;
+		si = &copy;
+	}
+	return run_to(t, p, -1, end, si);
+}
+
 /* A point where t stands (count 0), if it may be one; resumes t. */
 static void point_here(struct recorder *rec, struct rtask *t,
 		       struct rec_preempt *p,
 		       const struct user_regs_struct *regs)
 {
-	if (!in_syscall(regs) && anchor_ok(t->t.tid, regs->rip)) {
+	if (run_past_rep(t, p, regs, NULL))
+		return;
+	if (!in_syscall(regs) && anchor_ok(t, regs->rip)) {
 		add_anchor(p, regs->rip);
 		write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
 	}
@@ -388,7 +443,9 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 			point_here(rec, t, p, regs);
 			return;
 		}
-		if (!in_syscall(regs) && anchor_ok(t->t.tid, regs->rip)) {
+		if (run_past_rep(t, p, regs, &p->held_si))
+			return;
+		if (!in_syscall(regs) && anchor_ok(t, regs->rip)) {
 			add_anchor(p, regs->rip);
 			deliver_here(rec, t, &p->held_si, regs, 0);
 			return;
@@ -426,8 +483,14 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 		stats.stops++;
 		p->held = false;
 		bpcount_close(&p->runto);
-		if (bpcount_read(&p->count[p->runto_idx], &n) < 0 || n == 0 ||
-		    regs->rip != p->anchor[p->runto_idx]) {
+		if (p->runto_idx < 0) {
+			/* past a rep string instruction: uncounted */
+			if (regs->rip != p->runto.addr)
+				mrr_debug("pid %d: stop at 0x%llx unexpected",
+					  t->t.tid,
+					  (unsigned long long)regs->rip);
+		} else if (bpcount_read(&p->count[p->runto_idx], &n) < 0 ||
+			   n == 0 || regs->rip != p->anchor[p->runto_idx]) {
 			/* cannot happen; deliver uncounted rather than lose
 			 * the signal */
 			mrr_debug("pid %d: anchor stop at 0x%llx unexpected",
@@ -482,12 +545,44 @@ bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
 {
 	struct rec_preempt *p = get_pre(t);
 
-	if (p->held || in_syscall(regs) || !anchor_ok(t->t.tid, regs->rip))
+	if (p->held || in_syscall(regs))
+		return false;
+	if (run_past_rep(t, p, regs, si))
+		return true;
+	if (!anchor_ok(t, regs->rip))
 		return false;
 	stats.stops++;
 	add_anchor(p, regs->rip);
 	deliver_here(rec, t, si, regs, 0);
 	return true;
+}
+
+/* t, stopped by mrr on a rep string instruction at regs, runs to the
+ * instruction after it. Returns 1 (stopped there, regs updated), 0 when t
+ * stopped otherwise first (*status), or -errno. */
+static int finish_rep(struct rtask *t, struct user_regs_struct *regs,
+		      int *status)
+{
+	struct bpcount c = {-1, 0};
+	siginfo_t si;
+	int err = bpcount_open(&c, t->t.tid, rep_string_end(t, regs->rip), 1);
+
+	if (err)
+		return err;
+	stats.stops++;
+	if (ptrace(PTRACE_CONT, t->t.tid, 0, 0) < 0 ||
+	    tracee_wait(&t->t, status) < 0) {
+		bpcount_close(&c);
+		return -ESRCH;
+	}
+	err = WIFSTOPPED(*status) && (*status >> 16) == 0 &&
+	      WSTOPSIG(*status) == BPCOUNT_SIGNAL &&
+	      ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) == 0 &&
+	      bpcount_is_overflow(&si, c.fd);
+	bpcount_close(&c);
+	if (!err)
+		return 0;
+	return tracee_get_regs(&t->t, regs) < 0 ? -ESRCH : 1;
 }
 
 int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
@@ -510,7 +605,7 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
 		return 0; /* an overflow: the caller's to handle */
 	stats.stops++;
 	/* Out of mrr's code first: its paths differ at replay. */
-	for (int steps = 0; !anchor_ok(t->t.tid, regs.rip); steps++) {
+	for (int steps = 0; !program_code(t->t.tid, regs.rip); steps++) {
 		if (steps > 100000 ||
 		    ptrace(PTRACE_SINGLESTEP, t->t.tid, 0, 0) < 0 ||
 		    tracee_wait(&t->t, status) < 0)
@@ -521,6 +616,12 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
 			return 0;
 		if (tracee_get_regs(&t->t, &regs) < 0)
 			return -ESRCH;
+	}
+	if (rep_string_end(t, regs.rip)) {
+		int err = finish_rep(t, &regs, status);
+
+		if (err <= 0)
+			return err;
 	}
 	add_anchor(p, regs.rip);
 	write_point(rec, t, &regs, 0, MRR_PREEMPT_TIMESLICE);

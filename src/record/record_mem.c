@@ -204,6 +204,15 @@ void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	uint64_t start = t->args[0], end = page_end(start, t->args[1]);
 	long nd, nv = 0, i, j;
 	size_t nout = 0, nlocked = 0;
+	struct user_regs_struct r;
+
+	/* the program's advice back in rdx, as the kernel would leave it
+	 * (a later preemption point compares it) */
+	if (t->madv_forced && tracee_get_regs(&t->t, &r) == 0) {
+		r.rdx = t->args[2];
+		if (tracee_set_regs(&t->t, &r) < 0)
+			mrr_debug("pid %d: cannot restore rdx", t->t.tid);
+	}
 
 	if (!t->snap)
 		return;

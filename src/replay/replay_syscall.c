@@ -1028,7 +1028,8 @@ static void report_desync(struct replayer *rp, struct ptask *t,
 		got ? got : "call", expected, regs->rdi);
 }
 
-void replay_syscall(struct replayer *rp, struct ptask *t)
+static void run_syscall(struct replayer *rp, struct ptask *t,
+			struct user_regs_struct *entry)
 {
 	const struct mrr_event *ev = &rp->ev;
 	const struct mrr_syscall_desc *d = mrr_syscall_lookup(ev->nr);
@@ -1079,6 +1080,7 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 			want, bad + 1, regs_arg(&regs, bad), ev->args[bad]);
 		return;
 	}
+	*entry = regs;
 	if (ev->nr == MRR_SYSCALL_REGISTER && replay_sbuf_register(rp, t) < 0)
 		return;
 	if (ev->nr == SYS_seccomp ||
@@ -1173,4 +1175,34 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 		execute(rp, t, false);
 	else
 		emulate(rp, t, &regs);
+}
+
+void replay_syscall(struct replayer *rp, struct ptask *t)
+{
+	struct user_regs_struct entry, r;
+
+	memset(&entry, 0, sizeof(entry));
+	entry.orig_rax = (uint64_t)-1;
+	run_syscall(rp, t, &entry);
+	/* The kernel leaves the argument registers as the program set them,
+	 * and so must the replay, which may have changed them to run the
+	 * call another way (MAP_FIXED, a file descriptor of its own...):
+	 * a later preemption point compares them. */
+	if (rp->status || (int64_t)entry.orig_rax != rp->ev.nr ||
+	    rp->ev.nr == SYS_rt_sigreturn || rp->ev.nr == SYS_execve ||
+	    rp->ev.nr == SYS_execveat || !t->stopped || !t->at_exit ||
+	    tracee_get_regs(&t->t, &r) < 0)
+		return;
+	if (r.rdi == entry.rdi && r.rsi == entry.rsi && r.rdx == entry.rdx &&
+	    r.r10 == entry.r10 && r.r8 == entry.r8 && r.r9 == entry.r9)
+		return;
+	r.rdi = entry.rdi;
+	r.rsi = entry.rsi;
+	r.rdx = entry.rdx;
+	r.r10 = entry.r10;
+	r.r8 = entry.r8;
+	r.r9 = entry.r9;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		diverge(rp, t, "cannot restore the arguments of %s",
+			mrr_syscall_name(rp->ev.nr));
 }
