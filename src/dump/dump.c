@@ -371,7 +371,7 @@ static void apply_mmap(struct mrr_dump *d, struct das *as,
 	m.flags = (ev->args[3] & MAP_SHARED) ? DM_SHARED : 0;
 	if (m.prot & PROT_WRITE)
 		m.flags |= DM_WRITTEN;
-	if (ev->extra_len == sizeof(fx)) {
+	if (ev->extra_len >= sizeof(fx)) {
 		memcpy(&fx, ev->extra, sizeof(fx));
 		fx.file[sizeof(fx.file) - 1] = 0;
 		snprintf(m.file, sizeof(m.file), "%s", fx.file);

@@ -318,8 +318,9 @@ bool dump_interrupted(const struct mrr_event *ev, uint64_t *pending)
 
 bool dump_mmap_file(const struct mrr_event *ev, struct mrr_mmap_extra *out)
 {
+	/* newer traces: the path follows (core/file_paths.h) */
 	if (ev->kind != MRR_EV_SYSCALL || ev->nr != SYS_mmap ||
-	    ev->extra_len != sizeof(*out))
+	    ev->extra_len < sizeof(*out))
 		return false;
 	memcpy(out, ev->extra, sizeof(*out));
 	out->file[sizeof(out->file) - 1] = 0;

@@ -498,6 +498,19 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	x.shared = (flags & MAP_SHARED) != 0;
 	x.ident = file_ident(rec, t, (int)t->args[4]);
 	capture_extra(c, &x, sizeof(x));
+	{
+		/* the path it was mapped from, for dump -s and backtraces */
+		char link[64], target[PATH_MAX];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%d/fd/%d", t->t.tid,
+			 (int)t->args[4]);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = 0;
+			capture_extra(c, target, (size_t)n + 1);
+		}
+	}
 	if (t->args[2] & PROT_EXEC) {
 		char path[64];
 

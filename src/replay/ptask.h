@@ -59,6 +59,7 @@ struct replayer {
 		bool loaded; /* the ident's copy holds this version */
 	} * copies;
 	size_t ncopies;
+	struct file_paths *paths; /* recorded paths (file_names.h) */
 	/* session (session.h) */
 	bool have_next; /* ev is read but not replayed yet */
 	uint8_t *extra; /* aligned copy of ev.extra */

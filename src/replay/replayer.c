@@ -13,6 +13,7 @@
 #include "record/backtrace.h"
 #include "record/filecache.h"
 #include "replay/cleanup.h"
+#include "replay/file_names.h"
 #include "replay/ptask.h"
 #include "replay/session.h"
 #include "replay/watchdog.h"
@@ -325,6 +326,7 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 			       (size_t)n - (regs.rip - from), regs.rip,
 			       regs.rip, 4, dis, sizeof(dis)) > 0)
 			fprintf(stderr, "mrr:   code at rip:\n%s", dis);
+		replay_name_backtrace_files(rp);
 		if (mrr_backtrace(t->t.tid, bt, sizeof(bt)) > 0)
 			fprintf(stderr, "mrr:   backtrace:\n%s", bt);
 	}

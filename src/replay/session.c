@@ -5,6 +5,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "replay/cleanup.h"
+#include "replay/file_names.h"
 #include "replay/preempt.h"
 #include "replay/ptask.h"
 #include "replay/replayer.h"
@@ -46,6 +47,7 @@ void replay_close(struct replayer *rp)
 	free(rp->verified);
 	free(rp->copies);
 	free(rp->extra);
+	replay_free_file_paths(rp);
 	rp->verified = NULL;
 	rp->copies = NULL;
 	rp->extra = NULL;
@@ -113,6 +115,7 @@ int replay_peek(struct replayer *rp)
 		memcpy(rp->extra, rp->ev.extra, rp->ev.extra_len);
 		rp->ev.extra = rp->extra;
 	}
+	replay_note_file_paths(rp);
 	rp->have_next = true;
 	return 1;
 }

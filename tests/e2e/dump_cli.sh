@@ -160,6 +160,19 @@ if grep -Eq '^stream: [0-9]+ chunks, [1-9][0-9]* bytes raw, [1-9][0-9]* bytes co
 else
 	bad "dump -s: no stream or file figures: $(tail -n 8 "$T/out")"
 fi
+# stored files are listed with the paths they were executed or mapped from
+seed_real=$(readlink -f "$seed")
+nfiles=$(sed -n 's/^stored files: \([0-9]*\),.*/\1/p' "$T/out")
+nlisted=$(sed -n '/^stored files:/,$p' "$T/out" |
+	grep -Ec '^  [0-9a-f]{16}-[0-9a-f]+ +[0-9]+  /')
+if [ -n "$nfiles" ] && [ "$nfiles" = "$nlisted" ] &&
+	grep -Eq "^  [0-9a-f]{16}-[0-9a-f]+ +[0-9]+  ($seed|$seed_real)\$" "$T/out" &&
+	grep -Eq '^  [0-9a-f]{16}-[0-9a-f]+ +[0-9]+  /.*/libc\.so\.6$' "$T/out"; then
+	ok "dump -s: each of the $nfiles stored files with its path at record"
+else
+	bad "dump -s: stored files without their paths ($nlisted of $nfiles):" \
+		"$(sed -n '/^stored files:/,$p' "$T/out" | head -8)"
+fi
 
 # ---- event ranges and -t ----
 last=$((lines - 1))

@@ -222,7 +222,9 @@ STATS = {'kind': one_of('stats'),
          'raw_bytes': t_uint, 'compressed_bytes': t_uint,
          'ratio': lambda w, v: isinstance(v, (int, float)) or err(w, 'ratio'),
          'file_bytes': t_uint,
-         'files': array(obj({'name': t_str, 'size': t_uint}))}
+         'files': array(obj({'name': t_str, 'size': t_uint,
+                             'path': t_str_or_null,
+                             'other_paths': t_uint}))}
 
 
 def check_file(path):
