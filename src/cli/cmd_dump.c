@@ -43,7 +43,8 @@ static const char help[] =
 	"  -s, --stats       print statistics instead of events: events by\n"
 	"                    kind and by syscall, bytes raw and compressed,\n"
 	"                    stored files\n"
-	"  -t, --tid TID     only events of task TID (repeatable)\n"
+	"  -t, --tid TID     only events of task TID (repeatable), after a\n"
+	"                    line saying which process it belongs to\n"
 	"      --json        one JSON object per line (schema:\n"
 	"                    trace-format/DUMP-JSON.md)\n"
 	"      --stable      mask what changes from one recording to the "
@@ -84,6 +85,7 @@ struct dump_opts {
 	struct range ranges[MAX_RANGES];
 	int nranges;
 	int32_t tids[MAX_TIDS];
+	bool said[MAX_TIDS]; /* whose task tids[i] is: printed */
 	int ntids;
 	const char *trace;
 };
@@ -292,6 +294,31 @@ static bool tid_selected(const struct dump_opts *o, int32_t tid)
 	return false;
 }
 
+/* dump -t: before the first event of each selected task, which process
+ * it belongs to (threads share their process's pid, the leader's tid). */
+static void say_whose(struct dump_opts *o, struct mrr_dump *d, int32_t tid)
+{
+	int32_t pid;
+	bool thread;
+	int i;
+
+	for (i = 0; i < o->ntids && o->tids[i] != tid; i++)
+		;
+	if (i == o->ntids || o->said[i])
+		return;
+	o->said[i] = true;
+	pid = mrr_dump_task_pid(d, tid, &thread);
+	if (!pid)
+		pid = tid; /* the first task, before its exec event */
+	if (pid != tid)
+		printf("# tid %d: a thread of pid %d\n",
+		       mrr_dump_tid_name(d, tid), mrr_dump_tid_name(d, pid));
+	else
+		printf("# tid %d: pid %d%s\n", mrr_dump_tid_name(d, tid),
+		       mrr_dump_tid_name(d, pid),
+		       thread ? ", its main thread" : "");
+}
+
 static uint64_t last_selected(const struct dump_opts *o)
 {
 	uint64_t hi = 0;
@@ -333,6 +360,7 @@ int cmd_dump(int argc, char **argv)
 {
 	struct dump_opts o = {0};
 	struct dump_stats *st = NULL;
+	struct dump_tasks *tasks = NULL;
 	char dir[PATH_MAX], msg[1024];
 	mrr_trace_reader *r = NULL;
 	struct mrr_dump *d = NULL;
@@ -381,7 +409,8 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (o.stats) {
 		st = dump_stats_new();
-		if (!st) {
+		tasks = dump_tasks_new();
+		if (!st || !tasks) {
 			mrr_err("out of memory");
 			ret = MRR_EXIT_OSERR;
 			goto out_close;
@@ -407,8 +436,13 @@ int cmd_dump(int argc, char **argv)
 			show = tid_selected(&o, ev.tid) &&
 			       seq_selected(&o, ev.seq);
 		}
-		if (st && show)
+		if (st && show) {
 			dump_stats_add(st, &ev);
+			dump_tasks_add(tasks, &ev);
+		}
+		if (show && !st && o.ntids && !o.maps_at_set &&
+		    !(o.dump_flags & MRR_DUMP_JSON))
+			say_whose(&o, d, ev.tid);
 		if (st && dump_stats_note_paths(st, r, &ev) < 0) {
 			mrr_err("out of memory");
 			ret = MRR_EXIT_OSERR;
@@ -451,7 +485,7 @@ int cmd_dump(int argc, char **argv)
 		goto out_close;
 	}
 	if (st)
-		dump_stats_print(st, r, o.dump_flags & MRR_DUMP_JSON);
+		dump_stats_print(st, r, o.dump_flags & MRR_DUMP_JSON, tasks, d);
 	else if (!(o.dump_flags & MRR_DUMP_JSON) && stop_after == UINT64_MAX)
 		print_end(r);
 	if ((o.reader_flags & MRR_READER_FORCE) &&
@@ -466,6 +500,7 @@ int cmd_dump(int argc, char **argv)
 out_close:
 	mrr_dump_free(d);
 	dump_stats_free(st);
+	dump_tasks_free(tasks);
 	mrr_trace_close(r);
 	return ret;
 }

@@ -226,7 +226,8 @@ static const char *end_name(const mrr_trace_reader *r)
 }
 
 void dump_stats_print(const struct dump_stats *s, const mrr_trace_reader *r,
-		      bool json)
+		      bool json, const struct dump_tasks *tasks,
+		      struct mrr_dump *d)
 {
 	struct mrr_trace_stats ts;
 	struct file_list files = {0};
@@ -296,7 +297,13 @@ void dump_stats_print(const struct dump_stats *s, const mrr_trace_reader *r,
 				printf("null");
 			printf(",\"other_paths\":%zu}", others);
 		}
-		printf("]}\n");
+		printf("]");
+		if (tasks) {
+			printf(",\"tasks\":[");
+			dump_tasks_print(tasks, d, true);
+			printf("]");
+		}
+		printf("}\n");
 		goto out;
 	}
 	printf("status: %s\n", end_name(r));
@@ -361,6 +368,8 @@ void dump_stats_print(const struct dump_stats *s, const mrr_trace_reader *r,
 			       others == 1 ? "" : "s");
 		printf("\n");
 	}
+	if (dump_tasks_count(tasks) > 1)
+		dump_tasks_print(tasks, d, false);
 out:
 	free(files.names);
 	free(files.sizes);

@@ -4,6 +4,7 @@
 #ifndef MRR_CLI_DUMP_STATS_H
 #define MRR_CLI_DUMP_STATS_H
 
+#include "cli/dump_tasks.h"
 #include "mrr/trace.h"
 
 #include <stdbool.h>
@@ -25,8 +26,11 @@ int dump_stats_note_paths(struct dump_stats *s, const mrr_trace_reader *r,
 			  const struct mrr_event *ev)
 	__attribute__((warn_unused_result));
 
-/* Prints the statistics, as text or as one JSON object. */
+/* Prints the statistics, as text or as one JSON object, with the per-task
+ * counts of tasks (dump_tasks.h; d gives their processes) when tasks is not
+ * NULL: in JSON always, in text for more than one task. */
 void dump_stats_print(const struct dump_stats *s, const mrr_trace_reader *r,
-		      bool json);
+		      bool json, const struct dump_tasks *tasks,
+		      struct mrr_dump *d);
 
 #endif

@@ -133,4 +133,12 @@ struct mrr_file_write_extra {
 	uint64_t offset; /* file offset the bytes went to */
 };
 
+/* MRR_EV_SYSCALL of clone and clone3 that created a task (result > 0):
+ * the clone flags the call used (clone3's live in the program's memory),
+ * so that readers know a thread (CLONE_THREAD) from a process without
+ * the program's memory. Older traces have no extra there. */
+struct mrr_clone_extra {
+	uint64_t flags;
+};
+
 #endif

@@ -51,6 +51,23 @@ void mrr_dump_free(struct mrr_dump *d)
 	free(d);
 }
 
+int32_t mrr_dump_task_pid(const struct mrr_dump *d, int32_t tid, bool *thread)
+{
+	const struct dtask *t = dump_task((struct mrr_dump *)d, tid, false);
+	const struct dtask *leader;
+
+	if (thread)
+		*thread = false;
+	if (!t)
+		return 0;
+	leader = t->tgid == tid
+			 ? t
+			 : dump_task((struct mrr_dump *)d, t->tgid, false);
+	if (thread)
+		*thread = t->tgid != tid || (leader && leader->threaded);
+	return t->tgid;
+}
+
 int32_t mrr_dump_first_tid(const struct mrr_dump *d)
 {
 	return d->first_tid;
@@ -140,6 +157,7 @@ struct dtask *dump_task(struct mrr_dump *d, int32_t tid, bool create)
 	t = &d->tasks[d->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
+	t->tgid = tid;
 	if (!d->first_tid)
 		d->first_tid = tid;
 	return t;
@@ -413,12 +431,26 @@ static void apply_brk(struct das *as, uint64_t result)
 }
 
 /* Gives the new task child of t the address space clone/fork says. */
+/* A new task: a thread of parent's process (thread), or a process that
+ * shares parent's address space (share) or has a copy of it. */
 static void apply_fork(struct mrr_dump *d, int32_t parent, int32_t child,
-		       bool share)
+		       bool share, bool thread)
 {
 	struct dtask *t = dump_task(d, parent, false), *c;
-	struct das *as;
+	struct das *as = NULL;
 
+	c = dump_task(d, child, true);
+	if (!c)
+		return;
+	t = dump_task(d, parent, false); /* the array may have moved */
+	c->tgid = child;
+	if (t && thread) {
+		struct dtask *leader = dump_task(d, t->tgid, false);
+
+		c->tgid = t->tgid;
+		if (leader)
+			leader->threaded = true;
+	}
 	if (!t || !t->as)
 		return;
 	if (share) {
@@ -427,13 +459,25 @@ static void apply_fork(struct mrr_dump *d, int32_t parent, int32_t child,
 	} else {
 		as = das_copy(t->as);
 	}
-	c = dump_task(d, child, true);
-	if (!c) {
-		das_put(as);
-		return;
-	}
 	das_put(c->as);
 	c->as = as;
+}
+
+/* The clone flags of a clone or clone3 event that created a task. Traces
+ * from before mrr_clone_extra have clone3's only in the program's memory:
+ * glibc makes threads with clone3 and processes with clone, so a clone3
+ * without them counts as a thread. */
+static uint64_t clone_flags(const struct mrr_event *ev)
+{
+	struct mrr_clone_extra x;
+
+	if (ev->extra_len == sizeof(x)) {
+		memcpy(&x, ev->extra, sizeof(x));
+		return x.flags;
+	}
+	if (ev->nr == SYS_clone)
+		return ev->args[0];
+	return CLONE_VM | CLONE_THREAD;
 }
 
 static void changed(struct mrr_dump *d, uint64_t lo, uint64_t hi)
@@ -515,6 +559,7 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 	if (!t)
 		return;
 	if (ev->kind == MRR_EV_EXEC) {
+		t->threaded = false; /* the kernel ended its other threads */
 		dump_exec_maps(d, t, ev);
 		if (after && t->as)
 			*after = das_copy(t->as);
@@ -554,20 +599,19 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 		apply_brk(as, (uint64_t)ev->result);
 		break;
 	case SYS_clone:
-		if (ev->result > 0)
-			apply_fork(d, ev->tid, (int32_t)ev->result,
-				   ev->args[0] & CLONE_VM);
-		break;
 	case SYS_clone3:
-		/* flags live in task memory; glibc uses clone3 for threads */
-		if (ev->result > 0)
-			apply_fork(d, ev->tid, (int32_t)ev->result, true);
+		if (ev->result > 0) {
+			uint64_t fl = clone_flags(ev);
+
+			apply_fork(d, ev->tid, (int32_t)ev->result,
+				   fl & CLONE_VM, fl & CLONE_THREAD);
+		}
 		break;
 	case SYS_fork:
 	case SYS_vfork:
 		if (ev->result > 0)
 			apply_fork(d, ev->tid, (int32_t)ev->result,
-				   ev->nr == SYS_vfork);
+				   ev->nr == SYS_vfork, false);
 		break;
 	}
 	if (before && *before && after)

@@ -61,6 +61,13 @@ mrr_dump_print_maps(struct mrr_dump *d, int32_t tid, FILE *out);
 /* tid as the dumper prints it (renumbered with MRR_DUMP_STABLE). */
 int32_t mrr_dump_tid_name(struct mrr_dump *d, int32_t tid);
 
+/* The recorded process (thread group id) of task tid, as the events fed so
+ * far tell (clone flags, exec), or 0 when tid is unknown. *thread, when
+ * thread is not NULL, says whether tid is one of several threads of that
+ * process (a thread other than the leader, or a leader that created
+ * threads since its exec). */
+int32_t mrr_dump_task_pid(const struct mrr_dump *d, int32_t tid, bool *thread);
+
 /* The first task seen (the recorded program's first process), or 0. */
 int32_t mrr_dump_first_tid(const struct mrr_dump *d);
 

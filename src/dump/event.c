@@ -168,6 +168,17 @@ bool dump_result_is_error(const struct mrr_event *ev)
 	return ev->result < 0 && ev->result >= -4095;
 }
 
+int32_t dump_new_thread_of(const struct mrr_dump *d, const struct mrr_event *ev)
+{
+	int32_t child = (int32_t)ev->result, pid;
+
+	if (ev->kind != MRR_EV_SYSCALL || ev->result <= 0 ||
+	    (ev->nr != SYS_clone && ev->nr != SYS_clone3))
+		return 0;
+	pid = mrr_dump_task_pid(d, child, NULL);
+	return pid && pid != child ? pid : 0;
+}
+
 bool dump_result_is_tid(int64_t nr)
 {
 	switch (nr) {
@@ -490,6 +501,7 @@ static void text_syscall(struct mrr_dump *d, const struct das *as_before,
 	uint64_t pending, nbytes;
 	bool masked, bad;
 	int nargs, i;
+	int32_t pid;
 
 	dump_syscall_args(d, as_before, ev, args, &nargs);
 	if (name)
@@ -506,6 +518,9 @@ static void text_syscall(struct mrr_dump *d, const struct das *as_before,
 	nbytes = write_bytes(ev);
 	if (nbytes)
 		sb_printf(b, ", wrote %" PRIu64 " bytes", nbytes);
+	pid = dump_new_thread_of(d, ev);
+	if (pid)
+		sb_printf(b, ", new thread of pid %d", dump_tid(d, pid));
 	if (dump_madv(ev, &mx, &bad)) {
 		struct mrr_drop_range r;
 		struct mrr_locked_range l;

@@ -96,6 +96,8 @@ void dmap_perms(const struct dmap *m, char out[5]);
 
 struct dtask {
 	int32_t tid;
+	int32_t tgid;  /* its process: the leader's tid */
+	bool threaded; /* a leader that created a thread (CLONE_THREAD) */
 	struct das *as;
 	uint64_t last_seq; /* its latest event */
 	bool has_last;
@@ -257,6 +259,10 @@ bool dump_file_write(const struct mrr_event *ev,
 bool dump_interrupted(const struct mrr_event *ev, uint64_t *pending);
 bool dump_mmap_file(const struct mrr_event *ev, struct mrr_mmap_extra *out);
 /* Result kinds that --stable masks. */
+/* For a clone or clone3 event that created a thread: the recorded process
+ * the thread belongs to (its tgid); 0 for other events. */
+int32_t dump_new_thread_of(const struct mrr_dump *d,
+			   const struct mrr_event *ev);
 bool dump_result_is_tid(int64_t nr);
 bool dump_result_is_addr(int64_t nr);
 bool dump_result_is_time(int64_t nr);

@@ -327,6 +327,16 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 	sb_reset(b);
 	sb_printf(b, "{\"seq\":%" PRIu64 ",\"tid\":%d,\"kind\":\"%s\"", ev->seq,
 		  dump_tid(d, ev->tid), dump_kind_name(ev->kind));
+	{
+		bool thread;
+		int32_t pid = mrr_dump_task_pid(d, ev->tid, &thread);
+
+		if (thread && pid)
+			sb_printf(b, ",\"pid\":%d", dump_tid(d, pid));
+		pid = dump_new_thread_of(d, ev);
+		if (pid)
+			sb_printf(b, ",\"new_thread_of\":%d", dump_tid(d, pid));
+	}
 	key(b, "ip");
 	jaddr(d, before ? before : as, ev->ip, b);
 	sb_puts(b, ",\"flags\":[");

@@ -753,5 +753,10 @@ void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child)
 	/* the pidfd's number: replay must give the program the recorded one */
 	if ((flags & CLONE_PIDFD) && pidfd_ptr)
 		capture_add(&c, t, pidfd_ptr, 4);
+	if (t->nr == SYS_clone || t->nr == SYS_clone3) {
+		struct mrr_clone_extra x = {.flags = flags};
+
+		capture_extra(&c, &x, sizeof(x));
+	}
 	write_syscall_event(rec, t, child, 0, &c);
 }

@@ -15,6 +15,7 @@ struct ptask {
 	struct tracee t; /* the live task */
 	pid_t rec_tid;	 /* its tid in the recording */
 	pid_t tgid;	 /* its process (thread group) id in the recording */
+	bool threaded;	 /* a leader that created threads since its exec */
 	bool dying;	 /* a thread of its process called exit_group */
 	bool dead;	 /* reaped already: dead_status is its wait status */
 	int dead_status;
@@ -45,7 +46,7 @@ struct replayer {
 	const struct mrr_trace_info *info;
 	struct ptask *tasks;
 	struct mrr_event ev; /* the event being replayed */
-	char recent[RECENT_EVENTS][160];
+	char recent[RECENT_EVENTS][192];
 	unsigned nrecent;
 	char tmpdir[256]; /* private copies of shared file mappings */
 	int status;	  /* 0 or the MRR_EXIT_* code once stopped */
@@ -99,7 +100,13 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev);
 int stored_path(struct replayer *rp, const char *name, char *buf,
 		size_t buflen);
-void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
+/* One line for ev ("event N thread T of pid P: futex(...) = 0"). */
+void describe_event(struct replayer *rp, const struct mrr_event *ev, char *buf,
+		    size_t buflen);
+/* How a user finds recorded task rec_tid: "thread T of pid P" when it is
+ * one of several threads of process P, else "pid T". Returns buf. */
+const char *task_name(struct replayer *rp, pid_t rec_tid, char *buf,
+		      size_t buflen);
 
 /* Resumes t, when it is stopped, with request req (PTRACE_CONT,
  * PTRACE_SYSCALL, PTRACE_SINGLESTEP) and its pending signal, and marks it

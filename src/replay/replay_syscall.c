@@ -748,8 +748,13 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
 	child = ptask_add(rp, (pid_t)ev->result, (pid_t)msg);
 	child->fresh = true;
-	if (flags & CLONE_THREAD)
+	if (flags & CLONE_THREAD) {
+		struct ptask *leader = ptask_find(rp, t->tgid);
+
 		child->tgid = t->tgid;
+		if (leader)
+			leader->threaded = true;
+	}
 	child->sbuf_addr = t->sbuf_addr;
 	if (flags & CLONE_CHILD_SETTID) {
 		child->child_tid_addr = ctid;

@@ -100,11 +100,26 @@ static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
 	return buf;
 }
 
-void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
+const char *task_name(struct replayer *rp, pid_t rec_tid, char *buf,
+		      size_t buflen)
+{
+	struct ptask *t = ptask_find(rp, rec_tid);
+	struct ptask *leader = t ? ptask_find(rp, t->tgid) : NULL;
+
+	if (t && (t->tgid != rec_tid || (leader && leader->threaded)))
+		snprintf(buf, buflen, "thread %d of pid %d", rec_tid, t->tgid);
+	else
+		snprintf(buf, buflen, "pid %d", rec_tid);
+	return buf;
+}
+
+void describe_event(struct replayer *rp, const struct mrr_event *ev, char *buf,
+		    size_t buflen)
 {
 	const char *name;
-	char res[64], other[32];
+	char res[64], other[32], who[64];
 
+	task_name(rp, ev->tid, who, sizeof(who));
 	switch (ev->kind) {
 	case MRR_EV_SYSCALL:
 		name = event_syscall_name(ev->nr, other, sizeof(other));
@@ -115,61 +130,58 @@ void describe_event(const struct mrr_event *ev, char *buf, size_t buflen)
 		else
 			snprintf(res, sizeof(res), "%" PRId64, ev->result);
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: %s(0x%" PRIx64
-			 ", 0x%" PRIx64 ", 0x%" PRIx64 ", ...) = %s",
-			 ev->seq, ev->tid, name, ev->args[0], ev->args[1],
+			 "event %" PRIu64 " %s: %s(0x%" PRIx64 ", 0x%" PRIx64
+			 ", 0x%" PRIx64 ", ...) = %s",
+			 ev->seq, who, name, ev->args[0], ev->args[1],
 			 ev->args[2], res);
 		break;
 	case MRR_EV_SIGNAL:
 		name = mrr_signal_name((int)ev->nr);
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: signal %s at 0x%" PRIx64,
-			 ev->seq, ev->tid, name ? name : "?", ev->ip);
+			 "event %" PRIu64 " %s: signal %s at 0x%" PRIx64,
+			 ev->seq, who, name ? name : "?", ev->ip);
 		break;
 	case MRR_EV_EXEC:
-		snprintf(buf, buflen, "event %" PRIu64 " pid %d: exec", ev->seq,
-			 ev->tid);
+		snprintf(buf, buflen, "event %" PRIu64 " %s: exec", ev->seq,
+			 who);
 		break;
 	case MRR_EV_RDTSC:
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: rdtsc at 0x%" PRIx64,
-			 ev->seq, ev->tid, ev->ip);
+			 "event %" PRIu64 " %s: rdtsc at 0x%" PRIx64, ev->seq,
+			 who, ev->ip);
 		break;
 	case MRR_EV_EXIT:
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: exit, status 0x%" PRIx64,
-			 ev->seq, ev->tid, (uint64_t)ev->result);
+			 "event %" PRIu64 " %s: exit, status 0x%" PRIx64,
+			 ev->seq, who, (uint64_t)ev->result);
 		break;
 	case MRR_EV_BUFFER:
 		snprintf(buf, buflen,
-			 "event %" PRIu64
-			 " pid %d: syscall buffer flush, %" PRIu64
+			 "event %" PRIu64 " %s: syscall buffer flush, %" PRIu64
 			 " buffered calls in %" PRIu64 " bytes",
-			 ev->seq, ev->tid, ev->args[1], ev->args[0]);
+			 ev->seq, who, ev->args[1], ev->args[0]);
 		break;
 	case MRR_EV_BACKTRACE:
 		snprintf(buf, buflen,
-			 "event %" PRIu64
-			 " pid %d: backtrace of the event before",
-			 ev->seq, ev->tid);
+			 "event %" PRIu64 " %s: backtrace of the event before",
+			 ev->seq, who);
 		break;
 	case MRR_EV_PREEMPT:
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: preemption at 0x%" PRIx64
+			 "event %" PRIu64 " %s: preemption at 0x%" PRIx64
 			 ", execution %" PRIu64 " of it",
-			 ev->seq, ev->tid, ev->ip, ev->args[0]);
+			 ev->seq, who, ev->ip, ev->args[0]);
 		break;
 	case MRR_EV_SCHED:
 		name = event_syscall_name(ev->nr, other, sizeof(other));
 		snprintf(buf, buflen,
-			 "event %" PRIu64
-			 " pid %d: enters %s, another thread runs",
-			 ev->seq, ev->tid, name);
+			 "event %" PRIu64 " %s: enters %s, another thread runs",
+			 ev->seq, who, name);
 		break;
 	default:
 		snprintf(buf, buflen,
-			 "event %" PRIu64 " pid %d: unknown event kind %u",
-			 ev->seq, ev->tid, ev->kind);
+			 "event %" PRIu64 " %s: unknown event kind %u", ev->seq,
+			 who, ev->kind);
 	}
 }
 
@@ -229,8 +241,9 @@ static void write_divergence_json(struct replayer *rp, struct ptask *t,
 	}
 	fprintf(f,
 		"{\"event\":%" PRIu64 ",\"pid\":%d,\"live_pid\":%d,"
-		"\"message\":",
-		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0);
+		"\"tgid\":%d,\"message\":",
+		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0,
+		t ? t->tgid : rp->ev.tid);
 	json_str(f, msg);
 	if (regs)
 		fprintf(f,
@@ -292,7 +305,7 @@ static void hint_shared_memory(struct replayer *rp, struct ptask *t)
 
 void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 {
-	char msg[1024], code[64], dis[2048] = "", bt[4096] = "";
+	char msg[1024], code[64], dis[2048] = "", bt[4096] = "", who[96];
 	struct user_regs_struct regs;
 	bool have_regs = false;
 	va_list ap;
@@ -307,10 +320,12 @@ void diverge(struct replayer *rp, struct ptask *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	task_name(rp, rp->ev.tid, who, sizeof(who));
 	fprintf(stderr,
-		"mrr: replay diverged at event %" PRIu64
-		" (pid %d, live pid %d): %s\n",
-		rp->ev.seq, rp->ev.tid, t ? t->t.tid : 0, msg);
+		"mrr: replay diverged at event %" PRIu64 " (%s, live %s %d): "
+		"%s\n",
+		rp->ev.seq, who, who[0] == 't' ? "tid" : "pid",
+		t ? t->t.tid : 0, msg);
 	if (t && tracee_get_regs(&t->t, &regs) == 0) {
 		uint64_t from = regs.rip >= 16 ? regs.rip - 16 : regs.rip;
 		ssize_t n = tracee_read(&t->t, from, code, sizeof(code));
@@ -733,6 +748,7 @@ static void finish_exec(struct replayer *rp, struct ptask *t)
 		return;
 	}
 	t->stopped = true;
+	t->threaded = false; /* the kernel ended its other threads */
 	t->at_exit = true;
 	t->sbuf_addr = 0;
 	if (tracee_open_mem(&t->t) < 0 || tracee_map_mrr_page(&t->t) < 0) {
@@ -1032,7 +1048,7 @@ ended:
 
 void remember(struct replayer *rp)
 {
-	describe_event(&rp->ev, rp->recent[rp->nrecent % RECENT_EVENTS],
+	describe_event(rp, &rp->ev, rp->recent[rp->nrecent % RECENT_EVENTS],
 		       sizeof(rp->recent[0]));
 	rp->nrecent++;
 }

@@ -129,27 +129,31 @@ static void describe_task(pid_t tid, char *buf, size_t len)
 
 static void report(struct replayer *rp, pid_t tid, long long waited_ns)
 {
-	char what[256], ev[160];
+	char what[256], ev[192], who[64];
 	struct ptask *t, *waited = NULL;
 
 	for (t = rp->tasks; t; t = t->next)
 		if (t->t.tid == tid)
 			waited = t;
-	describe_event(&rp->ev, ev, sizeof(ev));
+	describe_event(rp, &rp->ev, ev, sizeof(ev));
 	describe_task(tid, what, sizeof(what));
+	if (waited)
+		task_name(rp, waited->rec_tid, who, sizeof(who));
+	else
+		snprintf(who, sizeof(who), "a task it does not know");
 	fprintf(stderr,
 		"mrr: replay is stuck at event %" PRIu64
-		": mrr has waited %lld s for pid %d (live pid %d), which is "
-		"%s\n",
-		rp->ev.seq, waited_ns / 1000000000ll,
-		waited ? waited->rec_tid : 0, tid, what);
+		": mrr has waited %lld s for %s (live %s %d), which is %s\n",
+		rp->ev.seq, waited_ns / 1000000000ll, who,
+		who[0] == 't' ? "tid" : "pid", tid, what);
 	fprintf(stderr, "mrr:   the event: %s\n", ev);
 	for (t = rp->tasks; t; t = t->next) {
 		if (t->t.tid == tid)
 			continue;
 		describe_task(t->t.tid, what, sizeof(what));
-		fprintf(stderr, "mrr:   pid %d (live pid %d) is %s%s\n",
-			t->rec_tid, t->t.tid, what,
+		task_name(rp, t->rec_tid, who, sizeof(who));
+		fprintf(stderr, "mrr:   %s (live %s %d) is %s%s\n", who,
+			who[0] == 't' ? "tid" : "pid", t->t.tid, what,
 			t->stopped ? ", held by mrr until its next event"
 			: t->fresh ? ", new and not yet let go by mrr"
 				   : "");

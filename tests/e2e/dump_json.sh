@@ -155,7 +155,8 @@ MAP = obj({'start': addr, 'size': t_uint,
            'offset': t_uint, 'file': stored, 'label': t_str})
 COMMON = {'seq': t_uint, 'tid': t_int, 'kind': one_of(*KINDS), 'ip': addr,
           'flags': array(one_of(*FLAGS)), 'nwrites': t_uint}
-COMMON_OPT = {'maps_removed': array(MAP), 'maps_added': array(MAP),
+COMMON_OPT = {'pid': t_int, 'new_thread_of': t_int,
+              'maps_removed': array(MAP), 'maps_added': array(MAP),
               'writes': array(obj({'addr': addr, 'len': t_uint,
                                    'hex': lambda w, v: re.match(
                                        r'^([0-9a-f]{2})*$', v) or
@@ -224,7 +225,10 @@ STATS = {'kind': one_of('stats'),
          'file_bytes': t_uint,
          'files': array(obj({'name': t_str, 'size': t_uint,
                              'path': t_str_or_null,
-                             'other_paths': t_uint}))}
+                             'other_paths': t_uint})),
+         'tasks': array(obj({'tid': t_int, 'pid': t_int, 'thread': t_bool,
+                             'events': t_uint, 'syscalls': t_uint,
+                             'switches': t_uint, 'preemptions': t_uint}))}
 
 
 def check_file(path):
@@ -250,6 +254,9 @@ def check_file(path):
                     err(w, 'by_kind does not add up to events')
                 if sum(o['by_syscall'].values()) != o['syscalls']:
                     err(w, 'by_syscall does not add up to syscalls')
+                if sum(t['events'] for t in o.get('tasks', ())) != \
+                        o['events']:
+                    err(w, 'tasks do not add up to events')
                 continue
             if kind == 'maps':
                 fields(w, o, {'kind': t_str, 'tid': t_int,
