@@ -172,11 +172,14 @@ static void after_dispatch(struct recorder *rec, struct rtask *t)
 		reason = MRR_SCHED_HELD;
 	} else if (t->has_held_stop || (t->held && !t->released)) {
 		why = "is held back";
-	} else if (t->in_syscall && (t->fork_written || t->after_exec)) {
-		return; /* its next stop is the call's exit: no user code */
 	} else if (t->in_syscall && t->vfork_child) {
+		/* the vfork event is written: the replay needs no sched event,
+		 * the parent stays in the kernel until the child execs or
+		 * exits */
 		why = "waits for its vfork child";
 		t->blocked = true;
+	} else if (t->in_syscall && (t->fork_written || t->after_exec)) {
+		return; /* its next stop is the call's exit: no user code */
 	} else if (t->in_syscall && mrr_syscall_may_block(t->nr, t->args)) {
 		snprintf(buf, sizeof(buf), "blocks in %s", syscall_name(t->nr));
 		why = buf;
@@ -347,10 +350,13 @@ void rec_sched_check(struct recorder *rec)
 			continue;
 		st = proc_task_state(t->t.tid);
 		if ((st == 'S' || st == 'D') && t->in_syscall) {
-			/* waits in a call the table does not list */
+			/* waits in a call the table does not list; a call
+			 * whose event is written already (fork, exec) needs
+			 * no sched event: the replay leaves it in the kernel */
 			t->blocked = true;
 			g->runner = NULL;
-			write_sched(rec, t, MRR_SCHED_STALLED);
+			if (!t->fork_written && !t->after_exec)
+				write_sched(rec, t, MRR_SCHED_STALLED);
 			hand_over(rec, g, t->t.tid, "blocked in a syscall");
 			return; /* the task list may have changed */
 		}

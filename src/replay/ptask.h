@@ -24,6 +24,10 @@ struct ptask {
 	bool stopped;	/* in a ptrace-stop we have not resumed */
 	bool at_exit;	/* stopped at a syscall-exit stop */
 	bool at_point;	/* stopped at a replayed preemption point */
+	/* stopped at the exit of a call that returned ERESTART*: resumed
+	 * without a signal, it restarts the call as the kernel does when no
+	 * signal is delivered (ptask_resume) */
+	bool restart_pending;
 	int resume_sig; /* signal to deliver when resumed */
 	int expect_sig; /* a signal stop the caller waits for */
 	/* an executed syscall (fork) whose exit stop is still to come */
@@ -100,11 +104,13 @@ int apply_writes(struct replayer *rp, struct ptask *t,
 		 const struct mrr_event *ev);
 int stored_path(struct replayer *rp, const char *name, char *buf,
 		size_t buflen);
-/* One line for ev ("event N thread T of pid P: futex(...) = 0"). */
+/* One line for ev ("event N thread T of pid P: futex(...) = 0"); rp may
+ * be NULL ("event N pid T: ..."). */
 void describe_event(struct replayer *rp, const struct mrr_event *ev, char *buf,
 		    size_t buflen);
 /* How a user finds recorded task rec_tid: "thread T of pid P" when it is
- * one of several threads of process P, else "pid T". Returns buf. */
+ * one of several threads of process P, else "pid T" (always, for rp
+ * NULL). Returns buf. */
 const char *task_name(struct replayer *rp, pid_t rec_tid, char *buf,
 		      size_t buflen);
 

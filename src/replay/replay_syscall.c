@@ -75,8 +75,10 @@ static int set_result(struct replayer *rp, struct ptask *t, int64_t result)
 	r.rax = (uint64_t)result;
 	/* An interrupted syscall: the kernel's restart logic at the coming
 	 * signal needs the syscall number back. */
-	if (result <= -512 && result >= -516)
+	if (result <= -512 && result >= -516) {
 		r.orig_rax = (uint64_t)rp->ev.nr;
+		t->restart_pending = result != -515;
+	}
 	return tracee_set_regs(&t->t, &r) < 0 ? -1 : 0;
 }
 

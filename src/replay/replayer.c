@@ -103,7 +103,7 @@ static const char *event_syscall_name(int64_t nr, char *buf, size_t buflen)
 const char *task_name(struct replayer *rp, pid_t rec_tid, char *buf,
 		      size_t buflen)
 {
-	struct ptask *t = ptask_find(rp, rec_tid);
+	struct ptask *t = rp ? ptask_find(rp, rec_tid) : NULL;
 	struct ptask *leader = t ? ptask_find(rp, t->tgid) : NULL;
 
 	if (t && (t->tgid != rec_tid || (leader && leader->threaded)))
@@ -520,10 +520,44 @@ int ptask_next_stop(struct replayer *rp, struct ptask *t, int *status)
 	return ptask_advance(rp, t, PTRACE_CONT, status);
 }
 
+/* The kernel's restart of an interrupted call when no signal is delivered
+ * at its exit (at record another thread took the signal, or it was one
+ * mrr does not record): the call runs again, restart_syscall for
+ * ERESTART_RESTARTBLOCK. The kernel does this itself only when a signal is
+ * pending at the exit, which at replay there is not. */
+static int restart_call(struct ptask *t)
+{
+	struct user_regs_struct r;
+
+	if (tracee_get_regs(&t->t, &r) < 0)
+		return -1;
+	switch ((int64_t)r.rax) {
+	case -516: /* ERESTART_RESTARTBLOCK */
+		r.rax = SYS_restart_syscall;
+		break;
+	case -512: /* ERESTARTSYS */
+	case -513: /* ERESTARTNOINTR */
+	case -514: /* ERESTARTNOHAND */
+		r.rax = r.orig_rax;
+		break;
+	default:
+		return 0;
+	}
+	r.rip -= 2;
+	return tracee_set_regs(&t->t, &r);
+}
+
 int ptask_resume(struct replayer *rp, struct ptask *t, int req)
 {
 	if (!t->stopped)
 		return 0;
+	if (t->restart_pending) {
+		t->restart_pending = false;
+		if (t->at_exit && !t->resume_sig && restart_call(t) < 0) {
+			diverge(rp, t, "cannot restart the interrupted call");
+			return -1;
+		}
+	}
 	/* ESRCH: killed in its stop (another thread's exit_group); the wait
 	 * reports its death */
 	if (ptrace(req, t->t.tid, 0, t->resume_sig) < 0 && errno != ESRCH) {

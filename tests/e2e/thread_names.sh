@@ -100,8 +100,19 @@ PY
 seq=$(awk '$3 == "exit" && $5 == "42" { print $1; exit }' "$dir/nobuf.dump")
 vtid=$(awk '$3 == "syscall" && $4 ~ /^vfork/ { print $2; exit }' "$dir/nobuf.dump")
 [ -n "$seq" ] && [ -n "$vtid" ] || fail "no vfork child exiting 42 in the trace"
-"$edit" --swap "$seq" "$dir/nobuf" "$dir/swapped" >/dev/null ||
-	fail "trace_edit --swap $seq failed"
+# move the child's exit after the vfork parent's next event
+cp -r "$dir/nobuf" "$dir/swapped"
+for _ in 1 2 3 4 5 6; do
+	rm -rf "$dir/sw.tmp"
+	"$edit" --swap "$seq" "$dir/swapped" "$dir/sw.tmp" >/dev/null ||
+		fail "trace_edit --swap $seq failed"
+	rm -rf "$dir/swapped"
+	mv "$dir/sw.tmp" "$dir/swapped"
+	moved=$("$mrr" dump "$dir/swapped" "$seq" | awk '{ print $2 }')
+	[ "$moved" = "$vtid" ] && break
+	seq=$((seq + 1))
+done
+[ "$moved" = "$vtid" ] || fail "could not move the child's exit after thread $vtid's next event"
 timeout 60 "$mrr" replay --stall-timeout 2 -q "$dir/swapped" >/dev/null 2>"$dir/stuck.err"
 rc=$?
 [ $rc = 70 ] || fail "the swapped trace replayed with exit $rc: $(cat "$dir/stuck.err")"

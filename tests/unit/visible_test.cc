@@ -12,7 +12,9 @@
 extern "C" {
 #include "mrr/trace.h"
 #include "syscalls/table.h"
-void describe_event(const struct mrr_event *ev, char *buf, size_t buflen);
+struct replayer;
+void describe_event(struct replayer *rp, const struct mrr_event *ev, char *buf,
+		    size_t buflen);
 }
 
 #ifndef MREMAP_DONTUNMAP
@@ -29,7 +31,7 @@ TEST(DescribeEvent, EveryKindIsNamed)
 		ev.kind = kind;
 		ev.seq = 7;
 		ev.tid = 42;
-		describe_event(&ev, buf, sizeof(buf));
+		describe_event(nullptr, &ev, buf, sizeof(buf));
 		EXPECT_EQ(strstr(buf, "kind"), nullptr) << buf;
 		EXPECT_NE(strstr(buf, "event 7 pid 42: "), nullptr) << buf;
 	}
@@ -44,16 +46,16 @@ TEST(DescribeEvent, BufferFlushAndMrrCalls)
 	ev.kind = MRR_EV_BUFFER;
 	ev.args[0] = 4096;
 	ev.args[1] = 26;
-	describe_event(&ev, buf, sizeof(buf));
+	describe_event(nullptr, &ev, buf, sizeof(buf));
 	EXPECT_NE(strstr(buf, "26 buffered calls"), nullptr) << buf;
 
 	ev.kind = MRR_EV_SYSCALL;
 	ev.nr = 0x6d7201; // MRR_SYSCALL_FLUSH
-	describe_event(&ev, buf, sizeof(buf));
+	describe_event(nullptr, &ev, buf, sizeof(buf));
 	EXPECT_NE(strstr(buf, "mrr_buffer_flush("), nullptr) << buf;
 	ev.nr = -1;
 	ev.result = -38;
-	describe_event(&ev, buf, sizeof(buf));
+	describe_event(nullptr, &ev, buf, sizeof(buf));
 	EXPECT_NE(strstr(buf, "syscall_-1("), nullptr) << buf;
 	EXPECT_NE(strstr(buf, "ENOSYS"), nullptr) << buf;
 }
