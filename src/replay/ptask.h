@@ -20,10 +20,10 @@ struct ptask {
 	bool dead;	 /* reaped already: dead_status is its wait status */
 	int dead_status;
 	struct ptask *next;
-	bool fresh;	/* its first (SIGSTOP) stop is still pending */
-	bool stopped;	/* in a ptrace-stop we have not resumed */
-	bool at_exit;	/* stopped at a syscall-exit stop */
-	bool at_point;	/* stopped at a replayed preemption point */
+	bool fresh;    /* its first (SIGSTOP) stop is still pending */
+	bool stopped;  /* in a ptrace-stop we have not resumed */
+	bool at_exit;  /* stopped at a syscall-exit stop */
+	bool at_point; /* stopped at a replayed preemption point */
 	/* stopped at the exit of a call that returned ERESTART*: resumed
 	 * without a signal, it restarts the call as the kernel does when no
 	 * signal is delivered (ptask_resume) */
