@@ -627,3 +627,12 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
 	write_point(rec, t, &regs, 0, MRR_PREEMPT_TIMESLICE);
 	return 1;
 }
+
+bool rec_preempt_here(struct recorder *rec, struct rtask *t,
+		      const struct user_regs_struct *regs)
+{
+	if (in_syscall(regs) || !anchor_ok(t, regs->rip))
+		return false;
+	write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
+	return true;
+}

@@ -65,6 +65,16 @@ bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
  * stop; mrr swallows its late kick); or -errno. */
 int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status);
 
+/* For a scheduler that stopped t in user code itself (t in a
+ * signal-delivery-stop of mrr's, regs its registers): records a point
+ * where t stands (MRR_EV_PREEMPT, timeslice, count 0: the replay searches
+ * for it) and returns true; t stays stopped (resume it with PTRACE_CONT
+ * and signal 0). Returns false, writing nothing, when t is inside a
+ * syscall, mrr's page or the syscall buffer library, or on a rep string
+ * instruction. Adds no anchor. */
+bool rec_preempt_here(struct recorder *rec, struct rtask *t,
+		      const struct user_regs_struct *regs);
+
 /* Counters: stops and points of the whole recording (for bench/). */
 struct rec_preempt_stats {
 	unsigned long points, counted, searched, stops, deferred;

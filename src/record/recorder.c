@@ -400,6 +400,14 @@ static void record_exit(struct recorder *rec, struct rtask *t, int status)
 	remove_task(rec, t);
 }
 
+void rec_handle_wait(struct recorder *rec, struct rtask *t, int status)
+{
+	if (WIFEXITED(status) || WIFSIGNALED(status))
+		record_exit(rec, t, status);
+	else
+		rec_sched_stop(rec, t, status);
+}
+
 /* A new task's first stop. It runs only once its parent's fork event is in
  * the trace, so that replay sees the fork before the child's events. */
 static void first_stop(struct recorder *rec, struct rtask *t)

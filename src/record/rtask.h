@@ -32,6 +32,9 @@ struct rgroup {
 	int nmembers;
 	uint64_t since_ms;     /* when the runner took the slot */
 	uint64_t last_stop_ms; /* the runner's last stop */
+	/* spin probes of the runner (spin.h): the next one not before
+	 * probe_at_ms; probe_wait_ms grows while the runner does not spin */
+	uint64_t probe_at_ms, probe_wait_ms;
 };
 
 struct rtask {
@@ -43,7 +46,10 @@ struct rtask {
 	bool parked;
 	int parked_status;
 	uint64_t park_order;
-	bool blocked;  /* inside a syscall that may wait, without the slot */
+	bool blocked; /* inside a syscall that may wait, without the slot */
+	/* parked at a preemption point just recorded (spin.h), in mrr's own
+	 * stop: it goes on with PTRACE_CONT when it gets the slot back */
+	bool preempted;
 	pid_t parent;  /* recorded parent tid (0 for the first) */
 	bool started;  /* has exec'd under mrr: events are recorded */
 	bool held;     /* new child waiting for its parent's fork event */
@@ -145,6 +151,9 @@ struct recorder {
 /* recorder.c: handles one ptrace stop of t (which holds its group's slot)
  * and resumes t, or leaves it held. */
 void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status);
+/* recorder.c: handles a wait status of t that the caller took from
+ * waitpid itself (an exit, or a stop through rec_sched_stop). */
+void rec_handle_wait(struct recorder *rec, struct rtask *t, int status);
 /* Whether the user interrupted the recording (SIGINT, SIGTERM, SIGHUP). */
 bool rec_interrupted(void);
 

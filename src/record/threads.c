@@ -11,13 +11,19 @@
  * by the recorder), when it is gone, and at its next traced syscall once it
  * has held the slot for a timeslice while others wait. A runner that stays
  * inside a call the table does not list as blocking is found by the stall
- * check (its /proc state) and treated as blocked. A runner that computes
- * for MRR_SPIN_LIMIT seconds without any stop while another task waits is
- * reported: without preemption a spin-wait on memory would never end. */
+ * check (its /proc state) and treated as blocked. A runner that has run
+ * user code without a stop for a timeslice while another task waits is
+ * probed (spin.c): when it spins, waiting for memory another thread writes,
+ * it is preempted at a recorded point in its loop and parked there. One
+ * that computes (its state never repeats) keeps the slot, probed less and
+ * less often; after MRR_SPIN_LIMIT seconds without any stop while another
+ * task waits it is reported, since mrr cannot tell a spin from work
+ * there. */
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "record/rtask.h"
+#include "record/spin.h"
 #include "syscalls/table.h"
 
 #include <errno.h>
@@ -27,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -37,6 +44,14 @@
 #define TIMESLICE_MS 10
 /* A runner without a stop for this long while others wait is checked. */
 #define STALL_CHECK_MS 20
+/* A runner in user code without a stop for this long while others wait
+ * is probed for a spin; after a probe that found none, the next waits
+ * PROBE_WAIT_MIN_MS, doubling up to PROBE_WAIT_MAX_MS. */
+#define SPIN_CHECK_MS	  5
+#define PROBE_WAIT_MIN_MS 10
+#define PROBE_WAIT_MAX_MS 1000
+/* The scheduler's timer period while a task waits for a slot. */
+#define TICK_MS 5
 /* Seconds a runner may compute without a stop while another waits. */
 #define SPIN_LIMIT_DEFAULT 10
 
@@ -115,6 +130,20 @@ static bool has_parked(struct recorder *rec, struct rgroup *g)
 	return next_parked(rec, g) != NULL;
 }
 
+/* p takes g's slot, the runner it had. */
+static void new_runner(struct rgroup *g, struct rtask *p)
+{
+	uint64_t now = now_ms();
+
+	if (g->runner != p) {
+		g->since_ms = now;
+		g->probe_at_ms = 0;
+		g->probe_wait_ms = 0;
+	}
+	g->runner = p;
+	g->last_stop_ms = now;
+}
+
 /* g's slot is free: the longest-parked task takes it. */
 static void hand_over(struct recorder *rec, struct rgroup *g, pid_t from,
 		      const char *why)
@@ -129,6 +158,15 @@ static void hand_over(struct recorder *rec, struct rgroup *g, pid_t from,
 	mrr_debug("threads: tid %d runs (tid %d %s)", p->t.tid, from, why);
 	rec->sched_switches++;
 	p->parked = false;
+	if (p->preempted) {
+		/* its point is recorded: it goes on from there */
+		p->preempted = false;
+		new_runner(g, p);
+		if (ptrace(PTRACE_CONT, p->t.tid, 0, 0) < 0 && errno != ESRCH)
+			mrr_fatal("ptrace resume of pid %d failed: %s",
+				  p->t.tid, strerror(errno));
+		return;
+	}
 	rec_sched_stop(rec, p, p->parked_status);
 }
 
@@ -220,10 +258,7 @@ void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 		park(rec, t, status);
 		return;
 	}
-	if (g->runner != t)
-		g->since_ms = now_ms();
-	g->runner = t;
-	g->last_stop_ms = now_ms();
+	new_runner(g, t);
 	rec_dispatch_stop(rec, t, status);
 	after_dispatch(rec, t);
 }
@@ -278,8 +313,7 @@ void rec_sched_exec(struct recorder *rec, struct rtask *t)
 		return;
 	group_leave(t);
 	group_join(t, group_new());
-	t->grp->runner = t;
-	t->grp->since_ms = now_ms();
+	new_runner(t->grp, t);
 	hand_over(rec, g, t->t.tid, "exec'd");
 }
 
@@ -321,8 +355,7 @@ void rec_sched_arm(struct recorder *rec)
 		installed = true;
 	}
 	if (want)
-		it.it_value.tv_usec = it.it_interval.tv_usec =
-			STALL_CHECK_MS * 1000;
+		it.it_value.tv_usec = it.it_interval.tv_usec = TICK_MS * 1000;
 	setitimer(ITIMER_REAL, &it, NULL);
 	rec->sched_armed = want;
 }
@@ -333,6 +366,32 @@ static unsigned spin_limit_s(void)
 	long v = s ? strtol(s, NULL, 10) : 0;
 
 	return v > 0 ? (unsigned)v : SPIN_LIMIT_DEFAULT;
+}
+
+/* Probes runner t for a spin (spin.h). Returns true when the task list
+ * may have changed (t preempted, or a stop of t handled). */
+static bool probe(struct recorder *rec, struct rtask *t)
+{
+	struct rgroup *g = t->grp;
+	int status, r = rec_spin_preempt(rec, t, &status);
+
+	if (r == SPIN_PREEMPTED) {
+		g->runner = NULL;
+		t->preempted = true;
+		park(rec, t, 0);
+		hand_over(rec, g, t->t.tid, "spins: preempted in user code");
+		return true;
+	}
+	if (r == SPIN_STOPPED) {
+		rec_handle_wait(rec, t, status);
+		return true;
+	}
+	g->probe_wait_ms =
+		g->probe_wait_ms ? g->probe_wait_ms * 2 : PROBE_WAIT_MIN_MS;
+	if (g->probe_wait_ms > PROBE_WAIT_MAX_MS)
+		g->probe_wait_ms = PROBE_WAIT_MAX_MS;
+	g->probe_at_ms = now_ms() + g->probe_wait_ms;
+	return r < 0;
 }
 
 void rec_sched_check(struct recorder *rec)
@@ -346,10 +405,13 @@ void rec_sched_check(struct recorder *rec)
 		char st;
 
 		if (!g || g->runner != t || !has_parked(rec, g) ||
-		    now - g->last_stop_ms < STALL_CHECK_MS)
+		    now - g->last_stop_ms < SPIN_CHECK_MS)
 			continue;
 		st = proc_task_state(t->t.tid);
-		if ((st == 'S' || st == 'D') && t->in_syscall) {
+		if (st == 'S' || st == 'D') {
+			if (!t->in_syscall ||
+			    now - g->last_stop_ms < STALL_CHECK_MS)
+				continue;
 			/* waits in a call the table does not list; a call
 			 * whose event is written already (fork, exec) needs
 			 * no sched event: the replay leaves it in the kernel */
@@ -360,13 +422,17 @@ void rec_sched_check(struct recorder *rec)
 			hand_over(rec, g, t->t.tid, "blocked in a syscall");
 			return; /* the task list may have changed */
 		}
+		if (!t->in_syscall && now >= g->probe_at_ms && probe(rec, t))
+			return;
 		if (now - g->last_stop_ms < spin_limit_s() * 1000ull)
 			continue;
 		p = next_parked(rec, g);
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "thread %d of pid %d spins waiting for another: "
-			 "no syscall for %u s while thread %d waits, at event "
-			 "%llu; mrr switches threads only at syscalls "
+			 "thread %d of pid %d ran for %u s without a syscall "
+			 "while thread %d waits, at event %llu, and never "
+			 "came back to a state it had (a spin mrr could "
+			 "preempt at a point the replay finds again): mrr "
+			 "cannot tell that from work here "
 			 "(MRR_SPIN_LIMIT: seconds)",
 			 t->t.tid, t->tgid, spin_limit_s(), p ? p->t.tid : 0,
 			 (unsigned long long)mrr_trace_writer_events(rec->w));
@@ -377,9 +443,18 @@ void rec_sched_check(struct recorder *rec)
 void rec_sched_end(struct recorder *rec)
 {
 	struct itimerval it = {0};
+	struct rec_spin_stats sp;
+	const char *v;
 
 	if (rec->sched_armed)
 		setitimer(ITIMER_REAL, &it, NULL);
 	rec->sched_armed = false;
 	mrr_debug("threads: %lu switches between threads", rec->sched_switches);
+	rec_spin_stats(&sp);
+	v = getenv("MRR_PREEMPT_STATS");
+	if (v && strcmp(v, "1") == 0 && sp.probes)
+		fprintf(stderr,
+			"mrr: record spin probes: %lu, %lu preempted, %lu "
+			"stops\n",
+			sp.probes, sp.preempted, sp.stops);
 }
