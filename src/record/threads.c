@@ -427,15 +427,15 @@ void rec_sched_check(struct recorder *rec)
 		if (now - g->last_stop_ms < spin_limit_s() * 1000ull)
 			continue;
 		p = next_parked(rec, g);
-		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "thread %d of pid %d ran for %u s without a syscall "
-			 "while thread %d waits, at event %llu, and never "
-			 "came back to a state it had (a spin mrr could "
-			 "preempt at a point the replay finds again): mrr "
-			 "cannot tell that from work here "
-			 "(MRR_SPIN_LIMIT: seconds)",
-			 t->t.tid, t->tgid, spin_limit_s(), p ? p->t.tid : 0,
-			 (unsigned long long)mrr_trace_writer_events(rec->w));
+		rec_stop(
+			rec, MRR_EXIT_UNSUPPORTED,
+			"thread %d of pid %d ran %u s without a syscall while "
+			"thread %d waits, at event %llu, and its registers and "
+			"stack never repeat: mrr finds no point in that loop "
+			"where the replay could stop it again "
+			"(MRR_SPIN_LIMIT: seconds)",
+			t->t.tid, t->tgid, spin_limit_s(), p ? p->t.tid : 0,
+			(unsigned long long)mrr_trace_writer_events(rec->w));
 		return;
 	}
 }

@@ -1,11 +1,13 @@
 /* hostile_thread: prints a line, creates a thread that spin-waits without
- * any syscall on a flag, sleeps until the thread has started, then 10 ms
- * more, and sets the flag. mrr runs one
- * thread at a time and switches only at syscalls, so under mrr the spinning
- * thread gets the running slot (at the sleep at the latest) and holds it
- * for ever: the recording must stop with exit 69 and one
- * line saying the thread spins (after MRR_SPIN_LIMIT seconds), and commit a
- * trace of everything before (see refused.sh). Natively it prints PASS. */
+ * any syscall on a flag while it counts its turns (the count stays in a
+ * register, so the thread's state never repeats), sleeps until the thread
+ * has started, then 10 ms more, and sets the flag. mrr runs one thread at
+ * a time and preempts a spinning thread only where its state repeats (a
+ * point the replay finds again), so under mrr the counting thread gets the
+ * running slot (at the sleep at the latest) and holds it for ever: the
+ * recording must stop with exit 69 and one line saying why (after
+ * MRR_SPIN_LIMIT seconds), and commit a trace of everything before (see
+ * refused.sh). Natively it prints PASS. */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>
@@ -13,13 +15,17 @@
 #include <unistd.h>
 
 static volatile int flag, started;
+static volatile unsigned long turns;
 
 static void *worker(void *arg)
 {
+	unsigned long n = 0;
+
 	(void)arg;
 	__atomic_store_n(&started, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&flag, __ATOMIC_ACQUIRE))
-		;
+		n++;
+	turns = n;
 	return NULL;
 }
 
