@@ -112,6 +112,10 @@ struct mrr_event {
  * needs a machine where rdtsc traps. Clear: rdtsc/rdtscp sites in file
  * mappings were rewritten to ud2, as memory writes in the trace. */
 #define MRR_INFO_TSC_TRAP 0x10u
+/* rt_sigaction of signals other than SIGALRM, SIGVTALRM and SIGPROF ran
+ * untraced (no events); the replay's filter must let them through too
+ * (src/core/seccomp_filter.h). */
+#define MRR_INFO_UNTRACED_SIGACTION 0x20u
 
 struct mrr_trace_info {
 	uint32_t format_version; /* ignored by the writer; set by the reader */

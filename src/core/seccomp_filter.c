@@ -5,6 +5,7 @@
 #include "syscallbuf/abi.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -16,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int mrr_install_seccomp_filter(void)
+int mrr_install_seccomp_filter(bool untraced_sigaction)
 {
 	/* ip after the untraced `syscall` instruction */
 	const unsigned long long ip =
@@ -26,6 +27,21 @@ int mrr_install_seccomp_filter(void)
 			 offsetof(struct seccomp_data, arch)),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		/* rt_sigaction, but for the timer signals, runs untraced
+		 * (when untraced_sigaction; else the jump below skips to the
+		 * ip check either way). The kernel takes the signal as an
+		 * int: its low 32 bits. */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigaction,
+			 untraced_sigaction ? 0 : 6, 6),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, args[0])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIGALRM, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIGVTALRM, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SIGPROF, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, instruction_pointer) +
 				 4),

@@ -18,6 +18,7 @@
 #ifndef MRR_CORE_SECCOMP_FILTER_H
 #define MRR_CORE_SECCOMP_FILTER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/user.h>
 
@@ -25,8 +26,19 @@ struct tracee;
 
 /* Installs the filter in the calling process (the child, before execve).
  * Sets no_new_privs first, so set-user-ID and set-group-ID bits are not
- * honoured in the recorded program. Returns 0 or -errno. */
-int mrr_install_seccomp_filter(void) __attribute__((warn_unused_result));
+ * honoured in the recorded program. Returns 0 or -errno.
+ *
+ * untraced_sigaction (recordings with MRR_INFO_UNTRACED_SIGACTION, and
+ * their replays) lets rt_sigaction run without a stop, except for SIGALRM,
+ * SIGVTALRM and SIGPROF, whose handlers the recorder's preemption watches
+ * (src/record/preempt.c). Nothing needs recording: the call writes only
+ * the old action, which the kernel holds at replay as it did at record,
+ * since every rt_sigaction runs at replay too (libc's posix_spawn child
+ * makes 130 of them, which libc makes internally and the preload library
+ * cannot buffer). The recorder reads dispositions from /proc when it
+ * needs them. */
+int mrr_install_seccomp_filter(bool untraced_sigaction)
+	__attribute__((warn_unused_result));
 
 /* Instructions mrr puts in front of a program's filter. */
 #define MRR_SECCOMP_PREFIX_LEN 10

@@ -228,7 +228,7 @@ static void exec_child(const struct record_opts *o)
 		set_preload(o->preload);
 	personality(ADDR_NO_RANDOMIZE);
 	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
-	if (mrr_install_seccomp_filter() < 0)
+	if (mrr_install_seccomp_filter(true) < 0)
 		_exit(MRR_EXIT_OSERR);
 	execv(o->exe, o->argv);
 	_exit(MRR_EXIT_NOINPUT);
@@ -718,6 +718,7 @@ int mrr_record(const struct record_opts *o)
 		  pagemap_flags);
 	if (!rec.tsc_rewrite)
 		info.flags |= MRR_INFO_TSC_TRAP;
+	info.flags |= MRR_INFO_UNTRACED_SIGACTION; /* the child's filter */
 	if (o->syscallbuf && o->preload) {
 		info.flags |= MRR_INFO_SYSCALLBUF;
 		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;

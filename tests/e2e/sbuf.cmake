@@ -10,3 +10,9 @@ add_test(NAME sbuf/buffered COMMAND ${MRR_BASH} ${E2E}/sbuf_buffered.sh ${MRR_BI
   $<TARGET_FILE:mrrprog_sbuf_open> $<TARGET_FILE:mrrprog_sbuf_pipe>
   $<TARGET_FILE:mrrprog_sbuf_realpath>)
 set_tests_properties(sbuf/buffered PROPERTIES LABELS e2e TIMEOUT 240)
+# rt_sigaction runs untraced but for the timer signals (not the buffer's
+# doing: mrr's seccomp filter), with the buffer and with -n.
+add_test(NAME sbuf/sigaction_untraced COMMAND ${MRR_BASH}
+  ${E2E}/sigaction_untraced.sh ${MRR_BIN}
+  $<TARGET_FILE:mrrprog_sigaction_untraced>)
+set_tests_properties(sbuf/sigaction_untraced PROPERTIES LABELS e2e TIMEOUT 240)
