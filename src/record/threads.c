@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "record/rtask.h"
+#include "record/shared_groups.h"
 #include "record/spin.h"
 #include "syscalls/table.h"
 
@@ -281,7 +282,6 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 {
 	uint64_t flags = clone_flags(parent);
 
-	(void)rec;
 	if (child->grp)
 		group_leave(child);
 	if ((flags & CLONE_VM) && !(flags & CLONE_VFORK)) {
@@ -299,8 +299,18 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 		}
 		return true;
 	}
-	group_join(child, group_new());
 	child->tgid = child->t.tid;
+	if (!(flags & (CLONE_VM | CLONE_VFORK)) && parent->nr != SYS_vfork &&
+	    rec_shares_writable(rec, parent)) {
+		/* a process sharing writable memory: one at a time, too */
+		group_join(child, parent->grp);
+		if (child->held) {
+			child->held = false;
+			park(rec, child, (SIGSTOP << 8) | 0x7f);
+		}
+		return true;
+	}
+	group_join(child, group_new());
 	return false;
 }
 
