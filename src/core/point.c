@@ -27,6 +27,15 @@ void point_stack_hash(struct tracee *t, uint64_t rsp, bool red_zone,
 	out->hash = trace_xxh64(buf, (size_t)n, 0);
 }
 
+void point_stack_none(uint64_t rsp, struct point_stack *out)
+{
+	static const uint8_t nothing;
+
+	out->start = rsp;
+	out->len = 0;
+	out->hash = trace_xxh64(&nothing, 0, 0);
+}
+
 int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,
 			   uint64_t *hash)
 {

@@ -24,6 +24,9 @@ struct point_stack {
 void point_stack_hash(struct tracee *t, uint64_t rsp, bool red_zone,
 		      struct point_stack *out);
 
+/* No stack bytes for a point at rsp (length 0, the hash of nothing). */
+void point_stack_none(uint64_t rsp, struct point_stack *out);
+
 /* Hashes [start, end) of the stack (the whole stack above a point: the
  * frames of every caller, where the loop counters of outer loops live),
  * reading at most POINT_DEEP_MAX bytes. Returns 0 or -EFAULT. */

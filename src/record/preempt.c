@@ -8,8 +8,10 @@
 #include "core/proc.h"
 #include "record/rtask.h"
 #include "record/signals.h"
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +24,11 @@
  * (and mrr's others). */
 #define NANCHORS 3
 /* CPU time after an event before a task with a timer handler is stopped:
- * bounds the first, uncounted search at replay. */
-#define SLICE_NS 100000ull
+ * bounds the first, uncounted search at replay. Not much shorter: the
+ * kernel throttles a perf event that overflows more than
+ * perf_event_max_sample_rate / HZ times a tick (400 at 100000 and 250
+ * Hz), and a throttled slice stays silent until the next tick. */
+#define SLICE_NS 50000ull
 /* After the first slice, while anchors run: a counted point every
  * SLICE_LONG_NS of CPU time, so that a later uncounted point (the task
  * left its anchors) never needs a long search. */
@@ -39,8 +44,18 @@ struct rec_preempt {
 	int slice_fd;
 	int slice_level;   /* 0: the first slice after an event */
 	int timer_handler; /* -1 unknown, 0 no, 1 yes */
-	bool buffered;	   /* buffered syscalls ran since the last event */
 	bool was_hot;	   /* an anchor ran before the last event */
+	bool emitting;	   /* writing pending points (not events to react to) */
+	/* bytes of buffered records at the task's last event or point (taken
+	 * or pending): more now means buffered calls ran since */
+	uint32_t sbuf_mark;
+	/* Points taken but not written yet, oldest first: the counters and
+	 * the slice restarted at each as at an event, but a point is only
+	 * needed when a later one is written before the task's next event
+	 * (a signal or a scheduler switch in the same stretch of user code);
+	 * the next event drops them. */
+	struct pending_point *pending;
+	int npending, cap;
 	/* waiting for the next execution of anchor runto_idx, to record a
 	 * point there (and deliver held_si, with has_sig); runto_idx -1: of
 	 * the instruction after a rep string instruction (an uncounted
@@ -50,6 +65,15 @@ struct rec_preempt {
 	siginfo_t held_si;
 	struct bpcount runto;
 	int runto_idx;
+};
+
+/* Pending points a task keeps at most (one per SLICE_LONG_NS of a stretch
+ * without syscalls); the oldest are written when there would be more. */
+#define MAX_PENDING 1024
+
+struct pending_point {
+	struct mrr_event ev;
+	struct mrr_preempt_extra x;
 };
 
 static struct rec_preempt_stats stats;
@@ -90,6 +114,8 @@ void rec_preempt_free(struct rtask *t)
 	bpcount_close(&p->runto);
 	if (p->slice_fd >= 0)
 		close(p->slice_fd);
+	stats.dropped += (unsigned long)p->npending;
+	free(p->pending);
 	free(p);
 	t->pre = NULL;
 }
@@ -103,13 +129,15 @@ void rec_preempt_print_stats(void)
 {
 	const char *v = getenv("MRR_PREEMPT_STATS");
 
-	if (!v || strcmp(v, "1") || !(stats.points || stats.deferred))
+	if (!v || strcmp(v, "1") ||
+	    !(stats.points || stats.deferred || stats.dropped))
 		return;
 	fprintf(stderr,
 		"mrr: record preemption points: %lu (%lu counted, %lu "
-		"searched), %lu stops, %lu signals deferred to a syscall\n",
-		stats.points, stats.counted, stats.searched, stats.stops,
-		stats.deferred);
+		"searched), %lu more not needed, %lu stops, %lu signals "
+		"deferred to a syscall\n",
+		stats.points, stats.counted, stats.searched, stats.dropped,
+		stats.stops, stats.deferred);
 }
 
 /* Whether the task catches a timer signal (SigCgt in /proc). */
@@ -235,56 +263,107 @@ static int live_anchor(struct rec_preempt *p)
 	return idx;
 }
 
-static void write_point(struct recorder *rec, struct rtask *t,
-			const struct user_regs_struct *regs, uint64_t count,
-			int reason)
+/* Bytes of records in t's syscall buffer (0 without one). */
+static uint32_t sbuf_used(struct rtask *t)
 {
-	struct mrr_preempt_extra x;
-	struct mrr_event ev = {0};
-	struct capture c = {0};
-	struct point_stack st;
+	uint32_t used = 0;
 
-	struct rec_preempt *p = get_pre(t);
+	if (!t->sbuf_addr ||
+	    tracee_read_all(&t->t,
+			    t->sbuf_addr +
+				    offsetof(struct mrr_syscallbuf_hdr, used),
+			    &used, sizeof(used)) < 0)
+		return 0;
+	return used;
+}
+
+/* The point where t stands (regs), to be written later. buffered: calls
+ * of the syscall buffer ran since the task's previous point or event. */
+static void take_point(struct rtask *t, const struct user_regs_struct *regs,
+		       uint64_t count, int reason, bool buffered,
+		       struct pending_point *pp)
+{
+	struct mrr_event *ev = &pp->ev;
+	struct point_stack st;
 	uint64_t mask = POINT_REGS_ALL;
 
-	/* the buffered calls before the point, in the trace before it */
-	rec_sbuf_flush(rec, t);
+	memset(pp, 0, sizeof(*pp));
 	/* After calls into the syscall buffer library, whose code runs
 	 * differently at replay, only what a call preserves is compared.
-	 * Its frames leave bytes below rsp that stay there across later
-	 * events (return addresses into it, seen at record and not at
-	 * replay): the red zone is hashed only in tasks that never had a
-	 * buffer. */
-	if (p->buffered)
+	 * Its frames leave bytes in the stack that stay there across later
+	 * events, in slots the program does not write again (return
+	 * addresses into it at record, other bytes at replay). So in a task
+	 * that has a buffer, the red zone is never hashed, and a counted
+	 * point (exact by its count) compares registers only: its stack
+	 * could only make a false divergence. */
+	if (buffered)
 		mask &= ~POINT_REGS_CALLER_SAVED;
-	memcpy(x.regs, regs, sizeof(x.regs));
-	point_stack_hash(&t->t, regs->rsp, !p->buffered && !t->sbuf_addr, &st);
-	x.stack_hash = st.hash;
-	capture_extra(&c, &x, sizeof(x));
-	ev.kind = MRR_EV_PREEMPT;
-	ev.tid = t->t.tid;
-	ev.ip = regs->rip;
-	ev.nr = reason;
-	ev.args[0] = count;
-	ev.args[1] = st.start;
-	ev.args[2] = st.len;
-	ev.args[3] = mask;
+	memcpy(pp->x.regs, regs, sizeof(pp->x.regs));
+	if (t->sbuf_addr && count)
+		point_stack_none(regs->rsp, &st);
+	else
+		point_stack_hash(&t->t, regs->rsp, !t->sbuf_addr, &st);
+	pp->x.stack_hash = st.hash;
+	ev->kind = MRR_EV_PREEMPT;
+	ev->tid = t->t.tid;
+	ev->ip = regs->rip;
+	ev->nr = reason;
+	ev->args[0] = count;
+	ev->args[1] = st.start;
+	ev->args[2] = st.len;
+	ev->args[3] = mask;
 	/* the whole stack above the point: tells apart the executions of a
 	 * loop that repeats the same work (outer loop counters). Not in a
 	 * task that has a syscall buffer: the library's frames leave bytes
 	 * in stack slots the program never writes again (return addresses
 	 * into it at record, other bytes at replay). */
-	ev.args[4] = t->sbuf_addr ? 0 : mapping_end(t->t.tid, regs->rsp);
-	if (!ev.args[4] ||
-	    point_deep_hash(&t->t, regs->rsp, ev.args[4], &ev.args[5]) < 0)
-		ev.args[4] = ev.args[5] = 0;
+	ev->args[4] = t->sbuf_addr ? 0 : mapping_end(t->t.tid, regs->rsp);
+	if (!ev->args[4] ||
+	    point_deep_hash(&t->t, regs->rsp, ev->args[4], &ev->args[5]) < 0)
+		ev->args[4] = ev->args[5] = 0;
+}
+
+static void emit_point(struct recorder *rec, struct rtask *t,
+		       struct pending_point *pp)
+{
+	struct capture c = {0};
+
+	capture_extra(&c, &pp->x, sizeof(pp->x));
 	stats.points++;
-	if (count)
+	if (pp->ev.args[0])
 		stats.counted++;
 	else
 		stats.searched++;
-	rec_write_event(rec, t, &ev, &c);
+	rec_write_event(rec, t, &pp->ev, &c);
 	free(c.extra);
+}
+
+/* Writes t's pending points (after the flush of the buffered calls before
+ * them, which the caller did). */
+static void emit_pending(struct recorder *rec, struct rtask *t,
+			 struct rec_preempt *p)
+{
+	p->emitting = true;
+	for (int i = 0; i < p->npending; i++)
+		emit_point(rec, t, &p->pending[i]);
+	p->emitting = false;
+	p->npending = 0;
+}
+
+static void write_point(struct recorder *rec, struct rtask *t,
+			const struct user_regs_struct *regs, uint64_t count,
+			int reason)
+{
+	struct rec_preempt *p = get_pre(t);
+	struct pending_point pp;
+	bool buffered = sbuf_used(t) > p->sbuf_mark;
+
+	/* the buffered calls before the point, in the trace before it, then
+	 * the points taken since the task's last event */
+	rec_sbuf_flush(rec, t);
+	emit_pending(rec, t, p);
+	take_point(t, regs, count, reason, buffered, &pp);
+	emit_point(rec, t, &pp);
 	t->have_exit_regs = false;
 }
 
@@ -299,17 +378,85 @@ static void deliver_here(struct recorder *rec, struct rtask *t,
 	ptrace(PTRACE_CONT, t->t.tid, 0, si->si_signo);
 }
 
+/* The counters and the slice start again from where t stands (after an
+ * event or a point). level 1: the long slice right away. */
+static void restart_counting(struct rtask *t, struct rec_preempt *p, int level)
+{
+	p->was_hot = false;
+	for (int i = 0; i < p->nanchors; i++) {
+		uint64_t n;
+		int err;
+
+		if (p->count[i].fd >= 0 &&
+		    bpcount_read(&p->count[i], &n) == 0 && n > 0)
+			p->was_hot = true;
+		err = p->count[i].fd >= 0 ? bpcount_reset(&p->count[i])
+					  : bpcount_open(&p->count[i], t->t.tid,
+							 p->anchor[i], 0);
+		if (err)
+			mrr_debug("pid %d: no counter at 0x%llx: %s", t->t.tid,
+				  (unsigned long long)p->anchor[i],
+				  strerror(-err));
+	}
+	p->slice_level = level;
+	if (p->timer_handler < 0)
+		p->timer_handler = catches_timer_signal(t->t.tid);
+	if (p->timer_handler) {
+		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
+			p->slice_fd = -1;
+		if (p->slice_fd >= 0 &&
+		    cpuslice_arm(p->slice_fd, level ? SLICE_LONG_NS : SLICE_NS))
+			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+	} else if (p->slice_fd >= 0) {
+		if (cpuslice_disarm(p->slice_fd))
+			mrr_debug("pid %d: cannot disarm the slice", t->t.tid);
+	}
+}
+
+/* Takes the point where t stands without writing it (pending), and
+ * resumes t. */
+static void take_pending(struct recorder *rec, struct rtask *t,
+			 struct rec_preempt *p,
+			 const struct user_regs_struct *regs, uint64_t count)
+{
+	uint32_t used = sbuf_used(t);
+
+	if (p->npending == MAX_PENDING) {
+		write_point(rec, t, regs, count, MRR_PREEMPT_TIMESLICE);
+	} else {
+		if (p->npending == p->cap) {
+			int cap = p->cap ? 2 * p->cap : 16;
+			void *n = realloc(p->pending,
+					  (size_t)cap * sizeof(*p->pending));
+
+			if (!n)
+				mrr_fatal("out of memory for pid %d", t->t.tid);
+			p->pending = n;
+			p->cap = cap;
+		}
+		take_point(t, regs, count, MRR_PREEMPT_TIMESLICE,
+			   used > p->sbuf_mark, &p->pending[p->npending++]);
+		p->sbuf_mark = used;
+		/* after a counted point, the loop has its anchor: the long
+		 * slice */
+		restart_counting(t, p, count ? 1 : 0);
+	}
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+}
+
 void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 			     const struct mrr_event *ev)
 {
 	struct rec_preempt *p = get_pre(t);
 
 	(void)rec;
-	if (ev->kind == MRR_EV_BUFFER)
-		p->buffered = true;
-	if (ev->kind == MRR_EV_BUFFER || ev->kind == MRR_EV_BACKTRACE)
+	if (p->emitting || ev->kind == MRR_EV_BUFFER ||
+	    ev->kind == MRR_EV_BACKTRACE)
 		return;
-	p->buffered = false;
+	/* points not needed: the task reached an event first */
+	stats.dropped += (unsigned long)p->npending;
+	p->npending = 0;
+	p->sbuf_mark = 0;
 	if (ev->kind == MRR_EV_EXEC) {
 		drop_anchors(p);
 		p->timer_handler = -1;
@@ -329,34 +476,7 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 			}
 		}
 	}
-	p->was_hot = false;
-	for (int i = 0; i < p->nanchors; i++) {
-		uint64_t n;
-		int err;
-
-		if (p->count[i].fd >= 0 &&
-		    bpcount_read(&p->count[i], &n) == 0 && n > 0)
-			p->was_hot = true;
-		err = p->count[i].fd >= 0 ? bpcount_reset(&p->count[i])
-					  : bpcount_open(&p->count[i], t->t.tid,
-							 p->anchor[i], 0);
-		if (err)
-			mrr_debug("pid %d: no counter at 0x%llx: %s", t->t.tid,
-				  (unsigned long long)p->anchor[i],
-				  strerror(-err));
-	}
-	p->slice_level = 0;
-	if (p->timer_handler < 0)
-		p->timer_handler = catches_timer_signal(t->t.tid);
-	if (p->timer_handler) {
-		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
-			p->slice_fd = -1;
-		if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, SLICE_NS))
-			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
-	} else if (p->slice_fd >= 0) {
-		if (cpuslice_disarm(p->slice_fd))
-			mrr_debug("pid %d: cannot disarm the slice", t->t.tid);
-	}
+	restart_counting(t, p, 0);
 }
 
 /* Waits (t resumed) for the next execution of addr (anchor idx, or -1:
@@ -418,7 +538,8 @@ static void point_here(struct recorder *rec, struct rtask *t,
 		return;
 	if (!in_syscall(regs) && anchor_ok(t, regs->rip)) {
 		add_anchor(p, regs->rip);
-		write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
+		take_pending(rec, t, p, regs, 0);
+		return;
 	}
 	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 }
@@ -497,12 +618,10 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 				  t->t.tid, (unsigned long long)regs->rip);
 			n = 0;
 		}
-		if (p->has_sig) {
+		if (p->has_sig)
 			deliver_here(rec, t, &p->held_si, regs, n);
-		} else {
-			write_point(rec, t, regs, n, MRR_PREEMPT_TIMESLICE);
-			ptrace(PTRACE_CONT, t->t.tid, 0, 0);
-		}
+		else
+			take_pending(rec, t, p, regs, n);
 		return true;
 	}
 	if (p && bpcount_is_overflow(si, p->slice_fd)) {

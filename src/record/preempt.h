@@ -16,7 +16,11 @@
  * A task with a handler for a timer signal (SIGALRM, SIGVTALRM, SIGPROF)
  * gets a short CPU-time slice after each event, so that the first point in
  * a new loop is found by a short search (the first uncounted stretch is
- * short), and the later ones by counting.
+ * short), and the later ones by counting. Such timeslice points are taken
+ * (registers, hashes; counters restart there) but written only when a
+ * later point of the same stretch of user code is (a signal delivered
+ * there, a scheduler switch): a task that reaches a syscall first gets
+ * its signals there, and the replay never looks for those points.
  *
  * Anchors are never in mrr's page or in the syscall buffer library, whose
  * code paths differ between record and replay. */
@@ -75,9 +79,11 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status);
 bool rec_preempt_here(struct recorder *rec, struct rtask *t,
 		      const struct user_regs_struct *regs);
 
-/* Counters: stops and points of the whole recording (for bench/). */
+/* Counters: stops and points of the whole recording (for bench/):
+ * points written, points taken but never needed (dropped), ptrace stops
+ * of mrr's own, signals deferred to a syscall. */
 struct rec_preempt_stats {
-	unsigned long points, counted, searched, stops, deferred;
+	unsigned long points, counted, searched, dropped, stops, deferred;
 };
 void rec_preempt_stats(struct rec_preempt_stats *out);
 /* Prints them on stderr when MRR_PREEMPT_STATS=1 and a point was made. */

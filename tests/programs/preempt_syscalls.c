@@ -41,6 +41,15 @@ __attribute__((noinline)) static uint32_t mask_loop(uint32_t n, uint32_t seed)
 	return acc;
 }
 
+/* Some work per iteration of the last loop, so that the replay's search
+ * for the first point in it (one stop per execution) stays short. */
+__attribute__((noinline)) static uint64_t lcg_rounds(uint64_t x)
+{
+	for (int i = 0; i < 64; i++)
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+	return x;
+}
+
 /* Buffered calls from a frame with a large local array it never fully
  * writes: the library leaves its own bytes in the stack below. */
 __attribute__((noinline)) static long deep_calls(int fd, int round)
@@ -87,7 +96,7 @@ int main(void)
 	printf("total %llu\n", (unsigned long long)total);
 	MT_SYS(setitimer(ITIMER_REAL, &it, NULL));
 	while (!stop) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		x = lcg_rounds(x);
 		iter++;
 	}
 	MT_CHECK(seen > 0 && seen <= iter, "seen %llu of %llu",
