@@ -49,6 +49,7 @@ struct rec_preempt {
 	/* bytes of buffered records at the task's last event or point (taken
 	 * or pending): more now means buffered calls ran since */
 	uint32_t sbuf_mark;
+	bool flushed; /* a buffer flush was written since (buffered calls) */
 	/* Points taken but not written yet, oldest first: the counters and
 	 * the slice restarted at each as at an event, but a point is only
 	 * needed when a later one is written before the task's next event
@@ -356,7 +357,7 @@ static void write_point(struct recorder *rec, struct rtask *t,
 {
 	struct rec_preempt *p = get_pre(t);
 	struct pending_point pp;
-	bool buffered = sbuf_used(t) > p->sbuf_mark;
+	bool buffered = p->flushed || sbuf_used(t) > p->sbuf_mark;
 
 	/* the buffered calls before the point, in the trace before it, then
 	 * the points taken since the task's last event */
@@ -435,8 +436,10 @@ static void take_pending(struct recorder *rec, struct rtask *t,
 			p->cap = cap;
 		}
 		take_point(t, regs, count, MRR_PREEMPT_TIMESLICE,
-			   used > p->sbuf_mark, &p->pending[p->npending++]);
+			   p->flushed || used > p->sbuf_mark,
+			   &p->pending[p->npending++]);
 		p->sbuf_mark = used;
+		p->flushed = false;
 		/* after a counted point, the loop has its anchor: the long
 		 * slice */
 		restart_counting(t, p, count ? 1 : 0);
@@ -450,6 +453,8 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 	struct rec_preempt *p = get_pre(t);
 
 	(void)rec;
+	if (ev->kind == MRR_EV_BUFFER)
+		p->flushed = true;
 	if (p->emitting || ev->kind == MRR_EV_BUFFER ||
 	    ev->kind == MRR_EV_BACKTRACE)
 		return;
@@ -457,6 +462,7 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 	stats.dropped += (unsigned long)p->npending;
 	p->npending = 0;
 	p->sbuf_mark = 0;
+	p->flushed = false;
 	if (ev->kind == MRR_EV_EXEC) {
 		drop_anchors(p);
 		p->timer_handler = -1;
