@@ -561,7 +561,19 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 	if (ev->kind == MRR_EV_EXEC) {
 		t->threaded = false; /* the kernel ended its other threads */
 		dump_exec_maps(d, t, ev);
-		if (after && t->as)
+		if (t->tgid != t->tid) {
+			/* a thread exec'd: it goes on as the leader's tid */
+			struct dtask *leader = dump_task(d, t->tgid, true);
+
+			t = dump_task(d, ev->tid, false);
+			if (leader && t && t->as) {
+				das_put(leader->as);
+				leader->as = t->as;
+				t->as->refs++;
+				leader->threaded = false;
+			}
+		}
+		if (after && t && t->as)
 			*after = das_copy(t->as);
 		return;
 	}

@@ -652,6 +652,13 @@ static void text_exec(struct mrr_dump *d, const struct mrr_event *ev,
 		if (ev->writes[i].addr == x.regs[19]) /* rsp */
 			sb_printf(b, ", stack %" PRIu64 " bytes",
 				  ev->writes[i].len);
+	{
+		int32_t pid = mrr_dump_task_pid(d, ev->tid, NULL);
+
+		if (pid && pid != ev->tid)
+			sb_printf(b, ", the thread becomes pid %d",
+				  dump_tid(d, pid));
+	}
 }
 
 static void text_rdtsc(struct mrr_dump *d, const struct mrr_event *ev,

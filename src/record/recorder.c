@@ -288,6 +288,8 @@ static void patch_image_tsc(struct recorder *rec, struct rtask *t,
 
 /* At the syscall-exit after a successful execve: set up the new image and
  * record it. */
+static void write_deferred_exits(struct recorder *rec, pid_t tgid);
+
 static void record_exec(struct recorder *rec, struct rtask *t)
 {
 	struct mrr_exec_extra *x;
@@ -346,7 +348,7 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	free(x);
 
 	ev.kind = MRR_EV_EXEC;
-	ev.tid = t->t.tid;
+	ev.tid = t->exec_old_tid ? t->exec_old_tid : t->t.tid;
 	ev.ip = regs.rip;
 	ev.nr = SYS_execve;
 	rec_write_event(rec, t, &ev, &c);
@@ -357,6 +359,8 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 	t->exit_regs = regs;
 	t->have_exit_regs = true;
 	t->last_result = 0;
+	t->exec_old_tid = 0;
+	write_deferred_exits(rec, t->tgid);
 }
 
 static void write_exit(struct recorder *rec, struct rtask *t, int status)
@@ -380,9 +384,47 @@ static void write_exit(struct recorder *rec, struct rtask *t, int status)
 	rec_write_event(rec, t, &ev, &c);
 }
 
+/* Whether a thread of t's process other than t is inside execve. */
+static bool group_in_exec(struct recorder *rec, struct rtask *t)
+{
+	struct rtask *x;
+
+	for (x = rec->tasks; x; x = x->next)
+		if (x != t && x->tgid == t->tgid && x->in_syscall &&
+		    (x->nr == SYS_execve || x->nr == SYS_execveat))
+			return true;
+	return false;
+}
+
+/* The exits of tgid's threads that another thread's execve ended, after
+ * that exec's event (or its failure's). */
+static void write_deferred_exits(struct recorder *rec, pid_t tgid)
+{
+	struct rtask *x, *next;
+
+	for (x = rec->tasks; x; x = next) {
+		next = x->next;
+		if (x->tgid != tgid || !x->exit_deferred)
+			continue;
+		write_exit(rec, x, x->deferred_status);
+		remove_task(rec, x);
+	}
+}
+
 static void record_exit(struct recorder *rec, struct rtask *t, int status)
 {
 	struct rtask *x;
+
+	if (t->exit_deferred)
+		return;
+	/* killed by the execve of another thread: at replay that exec is
+	 * what ends it, so its exit follows the exec event */
+	if (!t->exiting && group_in_exec(rec, t)) {
+		t->exit_deferred = true;
+		t->deferred_status = status;
+		rec_sched_gone(rec, t);
+		return;
+	}
 
 	/* exit_group by a thread of t's process: that thread's exit comes
 	 * first, since at replay its call is what ends the others (the
@@ -400,12 +442,43 @@ static void record_exit(struct recorder *rec, struct rtask *t, int status)
 	remove_task(rec, t);
 }
 
+/* A PTRACE_EVENT_EXEC stop reported for pid t: when the thread that
+ * exec'd was not the leader, the kernel ended the leader silently (no
+ * exit is reported) and gave its tid to the exec'ing thread. That
+ * thread's task takes over the tid; the leader's task goes without an
+ * event (the replay's exec ends it the same way). Returns the task the
+ * stop belongs to. */
+static struct rtask *exec_takeover(struct recorder *rec, struct rtask *t)
+{
+	unsigned long old = 0;
+	struct rtask *e;
+
+	if (ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &old) < 0 ||
+	    (pid_t)old == t->t.tid)
+		return t;
+	e = find_task(rec, (pid_t)old);
+	if (!e)
+		return t;
+	mrr_debug("threads: tid %d exec'd and becomes pid %d", e->t.tid,
+		  t->t.tid);
+	e->exec_old_tid = e->t.tid;
+	tracee_close_mem(&e->t);
+	e->t.tid = t->t.tid;
+	t->exit_written = true; /* it has no exit */
+	t->t.tid = 0;		/* find_task must not find it */
+	remove_task(rec, t);
+	return e;
+}
+
 void rec_handle_wait(struct recorder *rec, struct rtask *t, int status)
 {
 	if (WIFEXITED(status) || WIFSIGNALED(status))
 		record_exit(rec, t, status);
-	else
+	else {
+		if (WIFSTOPPED(status) && (status >> 16) == PTRACE_EVENT_EXEC)
+			t = exec_takeover(rec, t);
 		rec_sched_stop(rec, t, status);
+	}
 }
 
 /* A new task's first stop. It runs only once its parent's fork event is in
@@ -485,6 +558,8 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 			return;
 		}
 		rec_syscall_exit(rec, t);
+		if (t->nr == SYS_execve || t->nr == SYS_execveat)
+			write_deferred_exits(rec, t->tgid); /* it failed */
 		output_done(rec, t);
 		if (t->deferred) {
 			/* Deliver the held-back signal right here, where the
@@ -810,10 +885,8 @@ int mrr_record(const struct record_opts *o)
 				mrr_trace_writer_remove(rec.w);
 				return MRR_EXIT_NOINPUT;
 			}
-			record_exit(&rec, t, status);
-			continue;
 		}
-		rec_sched_stop(&rec, t, status);
+		rec_handle_wait(&rec, t, status);
 	}
 
 	rec_sched_end(&rec);

@@ -60,6 +60,14 @@ struct rtask {
 	bool fork_written; /* this syscall's event was written at fork */
 	bool exiting;	   /* exit/exit_group entered */
 	bool exit_written; /* its MRR_EV_EXIT is in the trace */
+	/* killed by another thread's execve (the kernel ends the other
+	 * threads): its exit event waits for the exec event, which at replay
+	 * is what ends it */
+	bool exit_deferred;
+	int deferred_status;
+	/* a thread that was not its process's leader exec'd: the kernel gave
+	 * it the leader's tid; the exec event names it by this old tid */
+	pid_t exec_old_tid;
 	/* A vfork parent: the kernel lets it go once its child has exec'd or
 	 * exited, but the child's exec or exit event may reach the trace
 	 * after the parent's next stop. The parent's stops are held back

@@ -807,11 +807,31 @@ static void finish_exec(struct replayer *rp, struct ptask *t)
 		diverge(rp, t, "cannot set the initial registers");
 }
 
+/* An execve by t ends the other threads of its process. They die in the
+ * kernel (their exit events follow the exec event: replay_reap_thread).
+ * When t is not the leader, the leader dies without a report and t takes
+ * its tid: returns the leader's task, whose live tid the exec stop comes
+ * under, else NULL. */
+static struct ptask *exec_ends_threads(struct replayer *rp, struct ptask *t)
+{
+	struct ptask *p, *leader = NULL;
+
+	for (p = rp->tasks; p; p = p->next) {
+		if (p == t || p->tgid != t->tgid)
+			continue;
+		if (p->rec_tid == t->tgid && t->rec_tid != t->tgid)
+			leader = p;
+		else
+			p->dying = true;
+	}
+	return leader;
+}
+
 void replay_exec(struct replayer *rp)
 {
 	const struct mrr_event *ev = &rp->ev;
 	const struct mrr_exec_extra *x = ev->extra;
-	struct ptask *t = ptask_find(rp, ev->tid);
+	struct ptask *t = ptask_find(rp, ev->tid), *leader;
 	struct user_regs_struct regs;
 	char exe[PATH_MAX];
 	int status;
@@ -857,9 +877,14 @@ void replay_exec(struct replayer *rp)
 	regs.rdi = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
 	if (tracee_set_regs(&t->t, &regs) < 0)
 		return;
+	leader = exec_ends_threads(rp, t);
+	if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0) {
+		diverge(rp, t, "cannot resume into execve");
+		return;
+	}
 	for (;;) {
-		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
-		    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status)) {
+		if (tracee_wait(leader ? &leader->t : &t->t, &status) < 0 ||
+		    !WIFSTOPPED(status)) {
 			diverge(rp, t,
 				"execve of the stored executable failed");
 			return;
@@ -873,6 +898,18 @@ void replay_exec(struct replayer *rp)
 				exe);
 			return;
 		}
+		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0) {
+			diverge(rp, t, "cannot resume into execve");
+			return;
+		}
+	}
+	if (leader) {
+		/* the leader is gone without a report; t has its tid now */
+		tracee_close_mem(&t->t);
+		t->t.tid = leader->t.tid;
+		t->rec_tid = t->tgid;
+		leader->t.tid = 0;
+		ptask_remove(rp, leader);
 	}
 	finish_exec(rp, t);
 }
