@@ -149,6 +149,11 @@ bool replay_group_exit(struct replayer *rp, struct ptask *t);
  * reaped first and kept in dead_status). Returns 0 with its wait status,
  * or -1 after reporting. */
 int replay_reap_thread(struct replayer *rp, struct ptask *t, int *status);
+/* Reaps every task of process tgid marked dying (an execve of one of its
+ * threads kills them, and the kernel waits for the tracer to reap them
+ * before the exec goes on), keeping each one's status for its exit event.
+ * Returns 0, or -1 after reporting. */
+int replay_reap_dying(struct replayer *rp, pid_t tgid);
 
 /* replay_sbuf.c */
 void replay_buffer(struct replayer *rp, struct ptask *t);

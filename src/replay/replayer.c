@@ -882,6 +882,8 @@ void replay_exec(struct replayer *rp)
 		diverge(rp, t, "cannot resume into execve");
 		return;
 	}
+	if (replay_reap_dying(rp, t->tgid) < 0)
+		return;
 	for (;;) {
 		if (tracee_wait(leader ? &leader->t : &t->t, &status) < 0 ||
 		    !WIFSTOPPED(status)) {

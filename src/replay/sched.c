@@ -83,6 +83,20 @@ static int wait_death(struct replayer *rp, struct ptask *t, int *status)
 	}
 }
 
+int replay_reap_dying(struct replayer *rp, pid_t tgid)
+{
+	struct ptask *p;
+
+	for (p = rp->tasks; p; p = p->next) {
+		if (p->tgid != tgid || !p->dying || p->dead)
+			continue;
+		if (wait_death(rp, p, &p->dead_status) < 0)
+			return -1;
+		p->dead = true;
+	}
+	return 0;
+}
+
 int replay_reap_thread(struct replayer *rp, struct ptask *t, int *status)
 {
 	struct ptask *p;
