@@ -559,6 +559,28 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 	}
 }
 
+/* restart_syscall resumed the call saved in t->restart_*: what the kernel
+ * wrote is that call's out-parameters (a poll's revents, a nanosleep's
+ * remaining time). */
+static void capture_restarted(struct recorder *rec, struct rtask *t,
+			      int64_t result, struct capture *c)
+{
+	const struct mrr_syscall_desc *d = mrr_syscall_lookup(t->restart_nr);
+	uint64_t args[6];
+
+	if (!d)
+		return;
+	memcpy(args, t->args, sizeof(args));
+	memcpy(t->args, t->restart_args, sizeof(args));
+	t->nr = t->restart_nr;
+	if (d->cls == MRR_SC_SPECIAL)
+		capture_special(rec, t, result, c);
+	else
+		capture_rules(t, d, result, c);
+	t->nr = SYS_restart_syscall;
+	memcpy(t->args, args, sizeof(args));
+}
+
 /* An interrupted syscall: note which signals are pending, so the replay
  * can interrupt it the same way. */
 static void capture_pending(struct rtask *t, struct capture *c)
@@ -698,10 +720,21 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 		return;
 	}
 	capture_reset(&c);
-	if (d && d->cls == MRR_SC_SPECIAL)
+	if (t->nr == SYS_restart_syscall && t->restart_saved)
+		capture_restarted(rec, t, result, &c);
+	else if (d && d->cls == MRR_SC_SPECIAL)
 		capture_special(rec, t, result, &c);
 	else if (d)
 		capture_rules(t, d, result, &c);
+	if (result == -516 /* ERESTART_RESTARTBLOCK */) {
+		if (t->nr != SYS_restart_syscall) {
+			t->restart_saved = true;
+			t->restart_nr = t->nr;
+			memcpy(t->restart_args, t->args, sizeof(t->args));
+		}
+	} else if (t->nr == SYS_restart_syscall) {
+		t->restart_saved = false;
+	}
 	if (result <= -512 && result >= -516)
 		capture_pending(t, &c);
 	switch (t->nr) {

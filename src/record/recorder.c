@@ -1,5 +1,6 @@
 /* The recording loop: starts the program, dispatches every ptrace stop, and
  * commits the trace when the last recorded process is gone. */
+#define _GNU_SOURCE
 #include "record/recorder.h"
 
 #include "core/events.h"
@@ -212,15 +213,21 @@ static void set_preload(const char *mrr_lib)
 	free(both);
 }
 
-/* The child side: becomes the recorded program. */
-static void exec_child(const struct record_opts *o)
+/* The child side: becomes the recorded program. mrr attaches with
+ * PTRACE_SEIZE (so that group-stops show as PTRACE_EVENT_STOP and can be
+ * left in place with PTRACE_LISTEN: job control between recorded
+ * processes); the child waits on go_fd until it is attached. */
+static void exec_child(const struct record_opts *o, int go_fd)
 {
-	if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
-		_exit(MRR_EXIT_OSERR);
+	char go;
+
 	/* if mrr dies before it can set PTRACE_O_EXITKILL */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (getppid() != recorder_pid)
 		_exit(MRR_EXIT_OSERR);
+	if (read(go_fd, &go, 1) != 1)
+		_exit(MRR_EXIT_OSERR);
+	close(go_fd);
 	raise(SIGSTOP);
 	/* setenv allocates, and must do so before rdtsc traps: ASan's
 	 * allocator reads the clock (rdtsc, through the vDSO). */
@@ -532,8 +539,11 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 		t->held_status = status;
 		return;
 	}
+	/* a new task's first stop: PTRACE_EVENT_STOP under PTRACE_SEIZE (a
+	 * new thread parked by threads.c comes back with that status, and
+	 * then, its first stop seen, is simply resumed) */
 	if (!t->first_stop_seen && t->t.tid != rec->first_pid &&
-	    sig == SIGSTOP && event == 0) {
+	    sig == SIGTRAP && event == PTRACE_EVENT_STOP) {
 		first_stop(rec, t);
 		return;
 	}
@@ -595,7 +605,10 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 	case 0:
 		rec_signal_stop(rec, t, sig);
 		return;
-	default: /* group-stop (PTRACE_EVENT_STOP) and others */
+	case PTRACE_EVENT_STOP:
+		rec_group_stop(rec, t, sig);
+		return;
+	default:
 		resume(rec, t, PTRACE_CONT, 0);
 		return;
 	}
@@ -765,7 +778,7 @@ int mrr_record(const struct record_opts *o)
 	uint32_t pagemap_flags;
 	enum mrr_trace_end end = MRR_END_COMPLETE;
 	pid_t pid;
-	int tsc_mode;
+	int tsc_mode, go[2];
 
 	rec.trace_dir = o->trace_dir;
 	rec.backtrace = o->backtrace;
@@ -819,6 +832,11 @@ int mrr_record(const struct record_opts *o)
 	sigaction(SIGHUP, &sa, &given[2]);
 
 	recorder_pid = getpid();
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		mrr_err("cannot make a pipe: %s", strerror(errno));
+		mrr_trace_writer_abort(rec.w);
+		return MRR_EXIT_OSERR;
+	}
 	pid = fork();
 	if (pid < 0) {
 		mrr_err("cannot fork: %s", strerror(errno));
@@ -829,23 +847,31 @@ int mrr_record(const struct record_opts *o)
 		sigaction(SIGINT, &given[0], NULL);
 		sigaction(SIGTERM, &given[1], NULL);
 		sigaction(SIGHUP, &given[2], NULL);
-		exec_child(o);
+		close(go[1]);
+		exec_child(o, go[0]);
 	}
+	close(go[0]);
 	rec.first_pid = pid;
 	add_task(&rec, pid)->first_stop_seen = false;
-	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status)) {
+	if (ptrace(PTRACE_SEIZE, pid, 0, PTRACE_OPTIONS) < 0) {
+		mrr_err("cannot trace %s: ptrace(PTRACE_SEIZE) of pid %d "
+			"failed: %s",
+			o->exe, pid, strerror(errno));
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		close(go[1]);
+		mrr_trace_writer_abort(rec.w);
+		return MRR_EXIT_OSERR;
+	}
+	if (write(go[1], "g", 1) != 1 || waitpid(pid, &status, 0) != pid ||
+	    !WIFSTOPPED(status)) {
 		mrr_err("cannot trace %s: the child did not stop for ptrace",
 			o->exe);
+		close(go[1]);
 		mrr_trace_writer_abort(rec.w);
 		return MRR_EXIT_OSERR;
 	}
-	if (ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_OPTIONS) < 0) {
-		mrr_err("cannot set ptrace options on pid %d: %s", pid,
-			strerror(errno));
-		kill(pid, SIGKILL);
-		mrr_trace_writer_abort(rec.w);
-		return MRR_EXIT_OSERR;
-	}
+	close(go[1]);
 	rec.tasks->first_stop_seen = true;
 	if (!o->no_cache)
 		rec.fc = filecache_open(o->trace_dir, o->sync);

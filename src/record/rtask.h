@@ -86,6 +86,11 @@ struct rtask {
 	uint64_t args[6];
 	uint32_t lenptr_before[3];
 	uint64_t iov_saved[2]; /* readv-style: iov array address, count */
+	/* the call that returned ERESTART_RESTARTBLOCK: restart_syscall
+	 * resumes it and writes what it writes (poll's pollfds...) */
+	bool restart_saved;
+	long restart_nr;
+	uint64_t restart_args[6];
 	/* madvise in progress */
 	struct mrr_pagemap *pagemap;
 	struct mrr_page_snapshot *snap;
@@ -181,6 +186,10 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 void rec_sched_exec(struct recorder *rec, struct rtask *t);
 /* t is gone (before it is freed): its slot goes to a waiting task. */
 void rec_sched_gone(struct recorder *rec, struct rtask *t);
+/* t stopped for a reason of its own (a group-stop, jobctl.c) and will not
+ * run until something outside wakes it: its slot goes to the longest
+ * parked task of its process, which must run to join the group-stop. */
+void rec_sched_release(struct recorder *rec, struct rtask *t, const char *why);
 /* Before waiting: runs the stall timer while some task waits for a slot. */
 void rec_sched_arm(struct recorder *rec);
 /* After the stall timer interrupted the wait: a runner blocked in a call

@@ -8,6 +8,7 @@
 #include "record/signals.h"
 
 #include "core/events.h"
+#include "core/exitcodes.h"
 #include "core/insn.h"
 #include "core/log.h"
 #include "core/tsc_patch.h"
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -106,9 +108,89 @@ void rec_write_signal(struct recorder *rec, struct rtask *t,
 	free(c.extra);
 }
 
-/* rdtsc/rdtscp fault under PR_TSC_SIGSEGV: emulate it and record the value. */
-static bool try_rdtsc(struct recorder *rec, struct rtask *t,
-		      struct user_regs_struct *regs)
+/* Whether sig is blocked or ignored in tid (/proc/PID/status). */
+static bool blocked_or_ignored(pid_t tid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long bit = 1ull << (sig - 1), v;
+	bool hit = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "SigBlk:", 7) && strncmp(line, "SigIgn:", 7))
+			continue;
+		v = strtoull(line + 7, NULL, 16);
+		if (v & bit)
+			hit = true;
+	}
+	fclose(f);
+	return hit;
+}
+
+/* The program itself asked for PR_TSC_SIGSEGV (t->virt.tsc) and ran rdtsc:
+ * natively the kernel kills it or runs its handler with SIGSEGV. In trap
+ * mode that SIGSEGV is the kernel's own: returns false, and the caller
+ * records and delivers it as a synchronous signal (it recurs by itself at
+ * replay). In rewrite mode (rewritten, the site is ud2 and the fault is a
+ * SIGILL) the SIGILL becomes the SIGSEGV the kernel would have sent, when
+ * rdtsc traps on this machine at all; where PR_SET_TSC does nothing
+ * (tsc_trap_works), natively the rdtsc just runs, and so it is emulated
+ * (returns false with *emulate set). */
+static bool tsc_fault(struct recorder *rec, struct rtask *t,
+		      const struct user_regs_struct *regs, bool rewritten,
+		      bool *emulate)
+{
+	static int traps = -1;
+	siginfo_t si;
+
+	*emulate = false;
+	if (!rewritten)
+		return false;
+	if (traps < 0)
+		traps = tsc_trap_works();
+	if (!traps) {
+		*emulate = true;
+		return false;
+	}
+	if (blocked_or_ignored(t->t.tid, SIGSEGV)) {
+		/* the kernel would force it (unblock, SIG_DFL) and kill the
+		 * task; an injected signal is queued or ignored instead */
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d executed rdtsc at 0x%llx after "
+			 "prctl(PR_SET_TSC, PR_TSC_SIGSEGV) with SIGSEGV "
+			 "blocked or ignored, at event %llu; natively the "
+			 "kernel kills it with SIGSEGV, which mrr cannot "
+			 "reproduce where it rewrites rdtsc "
+			 "(MRR_TSC_MODE=rewrite)",
+			 t->t.tid, regs->rip,
+			 (unsigned long long)mrr_trace_writer_events(rec->w));
+		return true;
+	}
+	memset(&si, 0, sizeof(si));
+	si.si_signo = SIGSEGV;
+	si.si_code = SI_KERNEL;
+	rec_write_signal(rec, t, regs, &si, MRR_SIG_SYNC);
+	t->have_exit_regs = false;
+	ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &si);
+	ptrace(PTRACE_CONT, t->t.tid, 0, SIGSEGV);
+	return true;
+}
+
+/* rdtsc/rdtscp fault under PR_TSC_SIGSEGV: emulate it and record the value
+ * (see tsc_fault for a program that asked for the fault itself). */
+enum tsc_outcome {
+	TSC_NOT,      /* not an rdtsc to emulate: an ordinary signal */
+	TSC_EMULATED, /* its value is recorded and set: resume without it */
+	TSC_RESUMED,  /* handled, and the task resumed (or the recording
+			 stops) */
+};
+
+static enum tsc_outcome try_rdtsc(struct recorder *rec, struct rtask *t,
+				  struct user_regs_struct *regs)
 {
 	uint8_t code[16];
 	unsigned len = 0, aux = 0;
@@ -120,14 +202,23 @@ static bool try_rdtsc(struct recorder *rec, struct rtask *t,
 
 	n = tracee_read(&t->t, regs->rip, code, sizeof(code));
 	if (n <= 0)
-		return false;
+		return TSC_NOT;
 	if (n >= 2 && code[0] == 0x0f && code[1] == 0x0b) /* rewritten */
 		kind = (enum mrr_tsc_insn)tsc_patched_insn(t->t.tid, regs->rip,
 							   &len);
 	else
 		kind = mrr_decode_tsc(code, (size_t)n, regs->rip, &len);
 	if (kind == MRR_INSN_OTHER)
-		return false;
+		return TSC_NOT;
+	if (t->virt.tsc == PR_TSC_SIGSEGV) {
+		bool emulate;
+
+		if (tsc_fault(rec, t, regs, code[0] == 0x0f && code[1] == 0x0b,
+			      &emulate))
+			return TSC_RESUMED;
+		if (!emulate)
+			return TSC_NOT;
+	}
 	if (kind == MRR_INSN_RDTSCP)
 		tsc = __rdtscp(&aux);
 	else
@@ -146,9 +237,9 @@ static bool try_rdtsc(struct recorder *rec, struct rtask *t,
 		regs->rcx = aux;
 	regs->rip += len;
 	if (tracee_set_regs(&t->t, regs) < 0)
-		return false;
+		return TSC_NOT;
 	t->have_exit_regs = false;
-	return true;
+	return TSC_EMULATED;
 }
 
 /* At the stop that PTRACE_SINGLESTEP into a handler gives, on the handler's
@@ -184,6 +275,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	struct user_regs_struct regs;
 	siginfo_t si;
 	bool at_exit;
+	enum tsc_outcome tsc;
 
 	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
 	    tracee_get_regs(&t->t, &regs) < 0) {
@@ -215,8 +307,9 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	rec_sbuf_flush(rec, t);
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
 	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
-	    try_rdtsc(rec, t, &regs)) {
-		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	    (tsc = try_rdtsc(rec, t, &regs)) != TSC_NOT) {
+		if (tsc == TSC_EMULATED)
+			ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	}
 	if (t->injecting && sig == t->injecting_info.si_signo) {
@@ -232,8 +325,8 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		return;
 	}
 	switch (disposition(t->t.tid, sig)) {
-	case DISP_STOP: /* job control is not recorded */
-		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	case DISP_STOP:
+		rec_stop_signal(rec, t, &regs, &si, at_exit);
 		return;
 	case DISP_IGNORED:
 		/* Invisible to the program, except that it restarts an

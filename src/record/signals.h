@@ -7,6 +7,7 @@ struct recorder;
 struct rtask;
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/user.h>
 
@@ -18,5 +19,21 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig);
 void rec_write_signal(struct recorder *rec, struct rtask *t,
 		      const struct user_regs_struct *regs, const siginfo_t *si,
 		      uint32_t how);
+
+/* Job control (jobctl.c). */
+
+/* SIGSTOP, SIGTSTP, SIGTTIN or SIGTTOU. */
+bool rec_is_stop_signal(int sig);
+
+/* The delivery stop of a stop signal whose action is the default (stop):
+ * delivers it, so that t group-stops, unless the terminal sent it (see
+ * jobctl.c); at_exit: no user code ran since t's last syscall. */
+void rec_stop_signal(struct recorder *rec, struct rtask *t,
+		     const struct user_regs_struct *regs, const siginfo_t *si,
+		     bool at_exit);
+
+/* A PTRACE_EVENT_STOP of t with signal sig (a group-stop, or its end):
+ * leaves t stopped with PTRACE_LISTEN, or resumes it. */
+void rec_group_stop(struct recorder *rec, struct rtask *t, int sig);
 
 #endif

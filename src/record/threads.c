@@ -295,7 +295,8 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 		if (child->held) {
 			/* its first stop came first: it waits for the slot */
 			child->held = false;
-			park(rec, child, (SIGSTOP << 8) | 0x7f);
+			park(rec, child,
+			     (PTRACE_EVENT_STOP << 16) | (SIGTRAP << 8) | 0x7f);
 		}
 		return true;
 	}
@@ -336,6 +337,17 @@ void rec_sched_gone(struct recorder *rec, struct rtask *t)
 	g = group_leave(t);
 	if (g && was_runner)
 		hand_over(rec, g, tid, "exited");
+}
+
+void rec_sched_release(struct recorder *rec, struct rtask *t, const char *why)
+{
+	struct rgroup *g = t->grp;
+
+	if (!g || g->runner != t)
+		return;
+	t->blocked = true;
+	g->runner = NULL;
+	hand_over(rec, g, t->t.tid, why);
 }
 
 /* SIGALRM interrupts waitpid so that the loop can look at a stalled

@@ -580,6 +580,22 @@ int ptask_set_child_tid(struct ptask *t)
 	return tracee_write_all(&t->t, t->child_tid_addr, &v, 4) < 0 ? -1 : 0;
 }
 
+/* A group-stop (the task took a stop signal the trace delivered to restart
+ * an interrupted syscall, see src/record/jobctl.c): under PTRACE_TRACEME it
+ * shows as a stop with the stop signal and no siginfo. The replay lets it
+ * go on at once: nothing waits for it to be continued. */
+static bool is_group_stop(struct ptask *t, int status)
+{
+	siginfo_t si;
+	int sig = WSTOPSIG(status);
+
+	if ((status >> 16) != 0 || (sig != SIGSTOP && sig != SIGTSTP &&
+				    sig != SIGTTIN && sig != SIGTTOU))
+		return false;
+	return ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 &&
+	       errno == EINVAL;
+}
+
 int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 {
 	unsigned long stops = 0;
@@ -613,6 +629,8 @@ int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 			finish_pending_exit(rp, t);
 			continue;
 		}
+		if (is_group_stop(t, *status))
+			continue; /* a stop signal the trace delivered */
 		if (WSTOPSIG(*status) != SIGTRAP &&
 		    WSTOPSIG(*status) != SIGSEGV &&
 		    WSTOPSIG(*status) != t->expect_sig &&
@@ -954,6 +972,22 @@ void replay_rdtsc(struct replayer *rp, struct ptask *t)
 	t->resume_sig = 0;
 }
 
+/* A program that set PR_TSC_SIGSEGV itself got SIGSEGV for its rdtsc at
+ * record; where the site was rewritten to ud2 (rewrite mode) the replay
+ * stops with SIGILL there instead, which the recorder turned into that
+ * SIGSEGV too (src/record/signals.c, tsc_fault). */
+static bool rewritten_rdtsc_fault(struct replayer *rp, struct ptask *t,
+				  int status, const siginfo_t *want)
+{
+	struct user_regs_struct regs;
+	unsigned len = 0;
+
+	return WSTOPSIG(status) == SIGILL && want->si_signo == SIGSEGV &&
+	       want->si_code == SI_KERNEL &&
+	       tracee_get_regs(&t->t, &regs) == 0 && regs.rip == rp->ev.ip &&
+	       tsc_patched_insn(t->t.tid, regs.rip, &len) != 0;
+}
+
 /* Resumes t and waits for the delivery stop of the signal mrr sent it. */
 static int wait_signal_stop(struct replayer *rp, struct ptask *t, int sig)
 {
@@ -990,7 +1024,9 @@ void replay_signal(struct replayer *rp, struct ptask *t)
 	case MRR_SIG_SYNC:
 		if (ptask_next_stop(rp, t, &status) < 0)
 			return;
-		if (!WIFSTOPPED(status) || WSTOPSIG(status) != sig ||
+		if (!WIFSTOPPED(status) ||
+		    (WSTOPSIG(status) != sig &&
+		     !rewritten_rdtsc_fault(rp, t, status, &si)) ||
 		    (status >> 16) != 0) {
 			diverge(rp, t,
 				"expected signal %s, the task stopped with "

@@ -2,7 +2,7 @@
 #   tsc/modes   tsc_modes.sh: rdtsc programs and code_checksum recorded and
 #               replayed in mode trap (where this machine traps rdtsc) and
 #               mode rewrite (forced with MRR_TSC_MODE), the automatic
-#               choice, and the refusals
+#               choice, the refusals, and a program's own PR_TSC_SIGSEGV
 
 set(tsc_args)
 foreach(p rdtsc static_rdtsc)
@@ -10,6 +10,9 @@ foreach(p rdtsc static_rdtsc)
     list(APPEND tsc_args --rdtsc $<TARGET_FILE:mrrprog_${p}>)
   endif()
 endforeach()
+if(TARGET mrrprog_tsc_sigsegv)
+  list(APPEND tsc_args --sigsegv $<TARGET_FILE:mrrprog_tsc_sigsegv>)
+endif()
 if(TARGET mrrprog_code_checksum)
   add_test(NAME tsc/modes
     COMMAND ${MRR_BASH} ${E2E}/tsc_modes.sh --mrr ${MRR_BIN}

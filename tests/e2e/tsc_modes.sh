@@ -1,7 +1,7 @@
 #!/bin/bash
 # tsc_modes.sh: both rdtsc modes, on any machine.
 #
-#   tsc_modes.sh --mrr PATH --checksum PROG [--rdtsc PROG]...
+#   tsc_modes.sh --mrr PATH --checksum PROG [--sigsegv PROG] [--rdtsc PROG]...
 #
 # mrr probes at record start whether rdtsc traps under PR_SET_TSC. Where it
 # does, it records in mode "trap" and leaves the program's code alone; where
@@ -21,25 +21,32 @@
 #   - auto picks trap where the probe says rdtsc traps, rewrite otherwise;
 #   - MRR_TSC_MODE=bogus exits 64, and MRR_TSC_MODE=trap where rdtsc does
 #     not trap exits 71, each with one line and no trace left behind;
-#   - a trap trace replayed where rdtsc does not trap exits 71 with one line.
+#   - a trap trace replayed where rdtsc does not trap exits 71 with one line;
+#   - the --sigsegv PROG (tests/programs/tsc_sigsegv), which sets
+#     PR_TSC_SIGSEGV itself, gets SIGSEGV for its rdtsc in each mode exactly
+#     where it does natively (its first line says which), and with
+#     MRR_TSC_NO_TRAP=1 (a machine that ignores PR_SET_TSC) its rdtsc runs.
 # Where rdtsc does not trap here, the trap-mode recordings are skipped (the
 # refusals are still checked). Exits 0 when all checks pass, 1 otherwise.
 
 set -u
 
 usage() {
-	echo "usage: $0 --mrr PATH --checksum PROG [--rdtsc PROG]..." >&2
+	echo "usage: $0 --mrr PATH --checksum PROG [--sigsegv PROG]" \
+		"[--rdtsc PROG]..." >&2
 	exit 2
 }
 
 mrr=""
 checksum=""
+sigsegv=""
 progs=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--mrr) [ $# -ge 2 ] || usage; mrr=$2; shift 2 ;;
 	--checksum) [ $# -ge 2 ] || usage; checksum=$2; shift 2 ;;
 	--rdtsc) [ $# -ge 2 ] || usage; progs+=("$2"); shift 2 ;;
+	--sigsegv) [ $# -ge 2 ] || usage; sigsegv=$2; shift 2 ;;
 	*) usage ;;
 	esac
 done
@@ -144,6 +151,31 @@ if one rewrite -n "$checksum"; then
 		ok "code_checksum mode=rewrite: the rewritten site in its executable shows, at record and replay alike"
 	else
 		bad "code_checksum mode=rewrite: no rewritten site reported: $(head -n 1 "$T/t$n.rec")"
+	fi
+fi
+
+# The program's own PR_TSC_SIGSEGV: SIGSEGV exactly where it faults natively.
+if [ -n "$sigsegv" ]; then
+	run "$T/segv.native" "$T/segv.native.err" -- "$sigsegv"
+	[ $rc = 0 ] || bad "$(basename "$sigsegv") natively exited $rc"
+	native_line=$(head -n 1 "$T/segv.native")
+	for mode in "${modes[@]}"; do
+		for buf in "" -n; do
+			one "$mode" "$buf" "$sigsegv" || continue
+			if [ "$(head -n 1 "$T/t$n.rec")" = "$native_line" ]; then
+				ok "PR_TSC_SIGSEGV mode=$mode${buf:+ $buf}: $native_line, as natively"
+			else
+				bad "PR_TSC_SIGSEGV mode=$mode${buf:+ $buf}: '$(head -n 1 "$T/t$n.rec")', natively '$native_line'"
+			fi
+		done
+	done
+	run "$T/segv.notrap" "$T/segv.notrap.err" -- env MRR_TSC_NO_TRAP=1 \
+		MRR_TSC_MODE=rewrite "$mrr" record -n -o "$T/segv_notrap" -- \
+		"$sigsegv"
+	if [ $rc = 0 ] && grep -q '^rdtsc with PR_TSC_SIGSEGV: runs' "$T/segv.notrap"; then
+		ok "PR_TSC_SIGSEGV where rdtsc does not trap: rdtsc runs, as it would natively there"
+	else
+		bad "PR_TSC_SIGSEGV where rdtsc does not trap: exit $rc, $(head -n 1 "$T/segv.notrap")"
 	fi
 fi
 
