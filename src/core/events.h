@@ -141,4 +141,14 @@ struct mrr_clone_extra {
 	uint64_t flags;
 };
 
+/* MRR_EV_SYSCALL of process_vm_writev into a recorded process (target is
+ * its recorded pid): nranges pairs of u64 (remote address, length), then
+ * the bytes written there, in order (the sum of the lengths, which is the
+ * call's result). Replay writes them into that process at this event. */
+struct mrr_vm_write_extra {
+	int32_t target;
+	uint32_t nranges;
+};
+#define MRR_VM_WRITE_MAX (15u << 20) /* bytes; extra stays under 2^24 */
+
 #endif

@@ -321,7 +321,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		skip_syscall(rec, t, skip_result);
 		return;
 	}
-	if (rec_virt_entry(rec, t) || rec_ioctl_entry(rec, t))
+	if (rec_virt_entry(rec, t) || rec_ioctl_entry(rec, t) ||
+	    rec_cmds_entry(rec, t))
 		return;
 	switch (t->nr) {
 	case SYS_rseq: /* the kernel would write cpu ids at random times */
@@ -352,10 +353,9 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		t->shm_size = vma_size_at(t, t->args[0]);
 		break;
 	case SYS_process_vm_writev:
-		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "unsupported syscall %s (%ld) at event %llu", d->name,
-			 t->nr, (unsigned long long)ev_count(rec));
-		return;
+		if (rec_vm_writev_entry(rec, t))
+			return;
+		break;
 	case SYS_exit:
 	case SYS_exit_group:
 		t->exiting = true;
@@ -452,7 +452,8 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		rec_madvise_exit(rec, t, c);
 		return;
 	}
-	if (rec_family_capture(t, result, c) || result < 0)
+	if (rec_family_capture(t, result, c) ||
+	    rec_cmds_capture(t, result, c) || result < 0)
 		return;
 	switch (t->nr) {
 	case SYS_readv:
@@ -550,6 +551,9 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 	}
 	case SYS_process_vm_readv:
 		capture_iov(t, a[1], a[2], (uint64_t)result, c);
+		break;
+	case SYS_process_vm_writev:
+		rec_vm_writev_exit(rec, t, result, c);
 		break;
 	case SYS_arch_prctl:
 		if (a[0] == 0x1003 /* ARCH_GET_FS */ ||

@@ -88,6 +88,7 @@ struct rtask {
 	uint64_t iov_saved[2]; /* readv-style: iov array address, count */
 	/* the call that returned ERESTART_RESTARTBLOCK: restart_syscall
 	 * resumes it and writes what it writes (poll's pollfds...) */
+	uint32_t cmd_out_len; /* bpf map lookups: bytes the kernel writes */
 	bool restart_saved;
 	long restart_nr;
 	uint64_t restart_args[6];
@@ -230,6 +231,18 @@ bool rec_ioctl_entry(struct recorder *rec, struct rtask *t);
 /* At exit: captures what ioctl, fcntl, msgctl, semctl or keyctl wrote;
  * false for other calls. */
 bool rec_family_capture(struct rtask *t, int64_t result, struct capture *c);
+
+/* record_cmds.c: quotactl, bpf, perf_event_open (and mmap of their fds).
+ * Entry: true when the call is refused (rec_stop called, t left stopped).
+ * Capture at exit: true when t's call is one of them. */
+bool rec_cmds_entry(struct recorder *rec, struct rtask *t);
+bool rec_cmds_capture(struct rtask *t, int64_t result, struct capture *c);
+
+/* record_vmwrite.c: process_vm_writev into a recorded process. Entry: true
+ * when refused (rec_stop called). Exit: the extra for the replay. */
+bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t);
+void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
+			struct capture *c);
 
 /* record_virt.c */
 /* At entry: true when the call was answered (and recorded) here. */

@@ -86,6 +86,11 @@ struct replayer {
 
 /* replayer.c */
 struct ptask *ptask_find(struct replayer *rp, pid_t rec_tid);
+
+/* process_vm_writev (replay_vmwrite.c): makes the recorded write into the
+ * replayed target process. Returns 0, or -1 (diverged or malformed, with
+ * rp->status set). */
+int replay_vm_write(struct replayer *rp, struct ptask *t);
 struct ptask *ptask_add(struct replayer *rp, pid_t rec_tid, pid_t live_tid);
 /* Resumes t if stopped and waits for its next stop that matters (new-task
  * SIGSTOPs, pending fork exits and stray signals are handled inside).

@@ -1119,6 +1119,10 @@ static void run_syscall(struct replayer *rp, struct ptask *t,
 	case SYS_shmdt:
 		replay_shm(rp, t, &regs);
 		return;
+	case SYS_process_vm_writev:
+		if (replay_vm_write(rp, t) < 0)
+			return;
+		break;
 	case SYS_personality:
 		/* Runs, since the persona shapes the next exec's layout
 		 * (ADDR_COMPAT_LAYOUT...); randomisation stays off as at

@@ -325,13 +325,16 @@ TEST(SyscallTable, ReplayClassesOfKeyCalls)
 			      "rt_sigqueueinfo",
 			      "rt_tgsigqueueinfo",
 			      "msync",
-			      "restart_syscall"})
+			      "restart_syscall",
+			      "perf_event_open",
+			      "bpf",
+			      "quotactl",
+			      "quotactl_fd"})
 		ExpectClass(n, MRR_SC_SPECIAL);
 	for (const char *n :
 	     {"io_uring_setup", "io_uring_enter", "io_uring_register",
-	      "userfaultfd", "perf_event_open", "kexec_load", "kexec_file_load",
-	      "init_module", "finit_module", "delete_module", "bpf", "io_setup",
-	      "map_shadow_stack"})
+	      "userfaultfd", "kexec_load", "kexec_file_load", "init_module",
+	      "finit_module", "delete_module", "io_setup", "map_shadow_stack"})
 		ExpectClass(n, MRR_SC_UNSUPPORTED);
 	for (const char *n :
 	     {"read",	       "write",	     "openat",	"close",

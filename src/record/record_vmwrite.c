@@ -1,0 +1,171 @@
+/* process_vm_writev: a program writing into the memory of another of its
+ * own recorded processes (or of itself). The replay must make the same
+ * write into that process, at this event, so the recorder stores where the
+ * bytes went and the bytes themselves (struct mrr_vm_write_extra, see
+ * src/core/events.h); a write into a process outside the recording needs
+ * nothing but the result. Writes into mrr's page, and more than
+ * MRR_VM_WRITE_MAX bytes in one call, are refused. */
+#include "core/events.h"
+#include "core/exitcodes.h"
+#include "record/rtask.h"
+#include "syscallbuf/abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#define MAX_IOV 1024 /* UIO_MAXIOV: the kernel refuses more */
+
+static unsigned long long events(struct recorder *rec)
+{
+	return (unsigned long long)mrr_trace_writer_events(rec->w);
+}
+
+/* The recorded process with thread group id (or thread id) pid, or NULL. */
+static struct rtask *recorded(struct recorder *rec, pid_t pid)
+{
+	struct rtask *t;
+
+	for (t = rec->tasks; t; t = t->next)
+		if (t->t.tid == pid || t->tgid == pid)
+			return t;
+	return NULL;
+}
+
+/* Reads n iovecs of t at addr; returns n or -1. */
+static long read_iovs(struct rtask *t, uint64_t addr, uint64_t n,
+		      struct iovec **out)
+{
+	struct iovec *v;
+
+	*out = NULL;
+	if (n == 0)
+		return 0;
+	if (n > MAX_IOV)
+		return -1;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return -1;
+	if (tracee_read_all(&t->t, addr, v, n * sizeof(*v)) < 0) {
+		free(v);
+		return -1;
+	}
+	*out = v;
+	return (long)n;
+}
+
+bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t)
+{
+	struct iovec *r;
+	uint64_t total = 0;
+	long n, i;
+
+	if (!recorded(rec, (pid_t)t->args[0]))
+		return false; /* outside the recording: only the result */
+	n = read_iovs(t, t->args[3], t->args[4], &r);
+	if (n < 0)
+		return false; /* the kernel answers EINVAL or EFAULT */
+	for (i = 0; i < n; i++) {
+		uint64_t b = (uint64_t)(uintptr_t)r[i].iov_base;
+
+		total += r[i].iov_len;
+		if (r[i].iov_len && b < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
+		    b + r[i].iov_len > MRR_PAGE_ADDR) {
+			free(r);
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d called process_vm_writev into mrr's "
+				 "page at 0x%llx of pid %d at event %llu; mrr "
+				 "needs that page, so the recording stops here",
+				 t->t.tid, (unsigned long long)MRR_PAGE_ADDR,
+				 (int)t->args[0], events(rec));
+			return true;
+		}
+	}
+	free(r);
+	if (total > MRR_VM_WRITE_MAX) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d called process_vm_writev of %llu bytes into "
+			 "pid %d at event %llu; mrr records at most %u bytes "
+			 "written into another process in one call, so the "
+			 "recording stops here",
+			 t->t.tid, (unsigned long long)total, (int)t->args[0],
+			 events(rec), MRR_VM_WRITE_MAX);
+		return true;
+	}
+	return false;
+}
+
+void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
+			struct capture *c)
+{
+	struct mrr_vm_write_extra x = {0};
+	struct iovec *l = NULL, *r = NULL;
+	uint64_t left, li = 0, loff = 0;
+	long nl, nr, i;
+	uint8_t *data = NULL;
+	size_t used = 0;
+
+	if (result <= 0 || !recorded(rec, (pid_t)t->args[0]))
+		return;
+	nl = read_iovs(t, t->args[1], t->args[2], &l);
+	nr = read_iovs(t, t->args[3], t->args[4], &r);
+	data = malloc((size_t)result);
+	if (nl < 0 || nr < 0 || !data)
+		goto out;
+	/* the remote ranges the first `result` bytes went to */
+	x.target = (int32_t)t->args[0];
+	left = (uint64_t)result;
+	for (i = 0; i < nr && left; i++) {
+		uint64_t len = r[i].iov_len < left ? r[i].iov_len : left;
+
+		if (!len)
+			continue;
+		x.nranges++;
+		left -= len;
+	}
+	capture_extra(c, &x, sizeof(x));
+	left = (uint64_t)result;
+	for (i = 0; i < nr && left; i++) {
+		uint64_t rg[2];
+
+		rg[1] = r[i].iov_len < left ? r[i].iov_len : left;
+		if (!rg[1])
+			continue;
+		rg[0] = (uint64_t)(uintptr_t)r[i].iov_base;
+		capture_extra(c, rg, sizeof(rg));
+		left -= rg[1];
+	}
+	/* the bytes: the first `result` bytes of the local buffers */
+	while (used < (size_t)result && li < (uint64_t)nl) {
+		uint64_t len = l[li].iov_len - loff;
+
+		if (len > (size_t)result - used)
+			len = (size_t)result - used;
+		if (len &&
+		    tracee_read_all(&t->t,
+				    (uint64_t)(uintptr_t)l[li].iov_base + loff,
+				    data + used, len) < 0)
+			break;
+		used += len;
+		loff += len;
+		if (loff == l[li].iov_len) {
+			li++;
+			loff = 0;
+		}
+	}
+	if (used != (size_t)result) {
+		/* the kernel read them a moment ago: only a racing munmap
+		 * by another thread could do this */
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d: cannot read back what its process_vm_writev "
+			 "wrote into pid %d at event %llu",
+			 t->t.tid, (int)t->args[0], events(rec));
+		c->extra_len = 0;
+		goto out;
+	}
+	capture_extra(c, data, used);
+out:
+	free(data);
+	free(l);
+	free(r);
+}

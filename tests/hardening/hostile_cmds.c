@@ -1,0 +1,89 @@
+/* hostile_cmds: calls mrr refuses because it cannot record what the
+ * kernel does with them, each named in the refusal (refused.sh):
+ *   bpf_prog_load    bpf(BPF_PROG_LOAD)
+ *   perf_sampling    perf_event_open of a sampling software event
+ *   perf_breakpoint  perf_event_open of a hardware breakpoint
+ *   perf_mmap        mmap of a counting perf event's fd
+ *   quota_xfs        quotactl(Q_XGETQSTAT)
+ * Natively each makes its call, whatever the kernel answers, and prints
+ * PASS. */
+#include <linux/bpf.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/quota.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef Q_XGETQSTAT
+#define Q_XGETQSTAT (('X' << 8) + 5)
+#endif
+
+static int watched;
+
+static long perf_open(uint32_t type, uint64_t config, uint64_t period)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = type;
+	a.config = config;
+	a.sample_period = period;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	if (type == PERF_TYPE_BREAKPOINT) {
+		a.config = 0;
+		a.bp_type = HW_BREAKPOINT_W;
+		a.bp_addr = (uint64_t)(uintptr_t)&watched;
+		a.bp_len = HW_BREAKPOINT_LEN_4;
+	}
+	return syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	long r = -1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("trying %s\n", mode);
+	if (!strcmp(mode, "bpf_prog_load")) {
+		static const uint64_t insns[2] = {0xb7, 0x95}; /* r0=0; exit */
+		union bpf_attr a;
+
+		memset(&a, 0, sizeof(a));
+		a.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+		a.insns = (uint64_t)(uintptr_t)insns;
+		a.insn_cnt = 2;
+		a.license = (uint64_t)(uintptr_t) "GPL";
+		r = syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+	} else if (!strcmp(mode, "perf_sampling")) {
+		r = perf_open(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+			      100000);
+	} else if (!strcmp(mode, "perf_breakpoint")) {
+		r = perf_open(PERF_TYPE_BREAKPOINT, 0, 1);
+	} else if (!strcmp(mode, "perf_mmap")) {
+		long fd = perf_open(PERF_TYPE_SOFTWARE,
+				    PERF_COUNT_SW_TASK_CLOCK, 0);
+
+		if (fd >= 0) {
+			void *p = mmap(NULL, 4096, PROT_READ, MAP_SHARED,
+				       (int)fd, 0);
+
+			r = p == MAP_FAILED ? -1 : 0;
+		}
+	} else if (!strcmp(mode, "quota_xfs")) {
+		char buf[256];
+
+		r = quotactl(QCMD(Q_XGETQSTAT, USRQUOTA), "/", 0, buf);
+	} else {
+		fprintf(stderr, "unknown mode '%s'\n", mode);
+		return 2;
+	}
+	printf("result %s\nPASS\n", r < 0 ? "error" : "ok");
+	return 0;
+}
