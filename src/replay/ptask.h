@@ -28,6 +28,12 @@ struct ptask {
 	 * without a signal, it restarts the call as the kernel does when no
 	 * signal is delivered (ptask_resume) */
 	bool restart_pending;
+	/* stopped at the seccomp stop of a call emulate() skipped, its result
+	 * set (with rp->lazy_exit): the same registers as at its exit stop,
+	 * and resuming with PTRACE_CONT goes on just the same, but a signal
+	 * can be injected or a step taken only from the exit stop, which
+	 * ptask_resume then reaches first */
+	bool skip_exit;
 	int resume_sig; /* signal to deliver when resumed */
 	int expect_sig; /* a signal stop the caller waits for */
 	/* an executed syscall (fork) whose exit stop is still to come */
@@ -54,6 +60,11 @@ struct replayer {
 	unsigned nrecent;
 	char tmpdir[256]; /* private copies of shared file mappings */
 	int status;	  /* 0 or the MRR_EXIT_* code once stopped */
+	/* emulated calls leave their task at the seccomp stop (skip_exit),
+	 * saving its exit stop: set by plain `mrr replay` only, where every
+	 * resume goes through ptask_resume (gdb and checkpoints resume and
+	 * inject by themselves) */
+	bool lazy_exit;
 	char (*verified)[MRR_STORED_NAME_MAX]; /* stored files checked */
 	size_t nverified;
 	/* stored names that have a copy in tmpdir, and the recorded file

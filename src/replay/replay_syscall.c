@@ -268,6 +268,14 @@ static void emulate(struct replayer *rp, struct ptask *t,
 		replay_file_resize(rp, t);
 		break;
 	}
+	/* The skipped call's exit stop would show these very registers; a
+	 * restartable result wants the stop (and its syscall number back). */
+	if (rp->lazy_exit &&
+	    !(rp->ev.result <= -512 && rp->ev.result >= -516)) {
+		t->skip_exit = true;
+		t->at_exit = true;
+		return;
+	}
 	if (run_to_exit(rp, t) == 0)
 		set_result(rp, t, rp->ev.result);
 }

@@ -551,6 +551,17 @@ int ptask_resume(struct replayer *rp, struct ptask *t, int req)
 {
 	if (!t->stopped)
 		return 0;
+	if (t->skip_exit) {
+		struct user_regs_struct r;
+
+		t->skip_exit = false;
+		/* a signal or a step from the real exit stop (whose rax is
+		 * still the result emulate() set) */
+		if ((req != PTRACE_CONT || t->resume_sig) &&
+		    (tracee_get_regs(&t->t, &r) < 0 || run_to_exit(rp, t) < 0 ||
+		     tracee_set_regs(&t->t, &r) < 0))
+			return -1;
+	}
 	if (t->restart_pending) {
 		t->restart_pending = false;
 		if (t->at_exit && !t->resume_sig && restart_call(t) < 0) {

@@ -237,6 +237,7 @@ int mrr_replay(const struct replay_opts *o)
 	err = replay_open(&rp, o);
 	if (err)
 		return err;
+	rp.lazy_exit = true;
 	err = watchdog_start(&rp, o->stall_timeout_s < 0 ? 0
 				  : o->stall_timeout_s
 					  ? (unsigned)o->stall_timeout_s
