@@ -18,4 +18,16 @@ struct rtask;
  * page. Reads /proc/PID/maps of parent; false when it cannot. */
 bool rec_shares_writable(struct recorder *rec, struct rtask *parent);
 
+/* After rec_shares_writable() put child in parent's group: the child maps
+ * the shared objects its parent mapped (for rec_shared_merge). */
+void rec_shared_fork(struct rtask *parent, struct rtask *child);
+
+/* At the entry of t's syscall, t holding its group's slot (threads.c):
+ * when the call maps shared memory (mmap MAP_SHARED of a file, memfd or
+ * POSIX shm; shmat) that a process of another group maps too, and one of
+ * the two views may write, moves that group's tasks into t's. Returns
+ * true when one of the moved tasks runs user code meanwhile: it keeps the
+ * slot (runner), and t must wait at its call like a task that blocked. */
+bool rec_shared_merge(struct recorder *rec, struct rtask *t);
+
 #endif

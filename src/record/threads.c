@@ -204,6 +204,14 @@ static void after_dispatch(struct recorder *rec, struct rtask *t)
 
 	if (!g || g->runner != t)
 		return;
+	if (t->in_syscall && !t->fork_written && !t->after_exec &&
+	    rec_shared_merge(rec, t)) {
+		/* t maps memory that a running process shares: that one keeps
+		 * the slot, t waits at its call (shared_groups.h) */
+		write_sched(rec, t, MRR_SCHED_BLOCKS);
+		t->blocked = true;
+		return;
+	}
 	if (g->nmembers == 1 && !t->has_held_stop && !(t->held && !t->released))
 		return; /* nobody else could run */
 	if (t->echo_waiting && g->nmembers > 1) {
@@ -305,6 +313,7 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 	    rec_shares_writable(rec, parent)) {
 		/* a process sharing writable memory: one at a time, too */
 		group_join(child, parent->grp);
+		rec_shared_fork(parent, child);
 		if (child->held) {
 			child->held = false;
 			park(rec, child, (SIGSTOP << 8) | 0x7f);

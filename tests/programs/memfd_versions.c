@@ -25,10 +25,10 @@ int main(void)
 		theirs = MT_SYS(mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0));
 		MT_CHECK(memcmp(theirs, "one", 3) == 0, "child maps '%.3s'",
 			 theirs);
-		/* The same on the child's side: its pipe write is recorded
-		 * when it ends, which can be after the parent's read, pwrite
-		 * and mmap; the child's load above must be ordered before
-		 * them by a traced call of its own. */
+		/* The parent does not map the memfd yet, so the two still
+		 * run at once, and its pwrite below is no store into shared
+		 * memory: the child's load above must be ordered before it
+		 * by a traced call of its own (README, Limits). */
 		MT_SYS(msync(theirs, pg, MS_SYNC));
 		MT_CHECK(write(up[1], "m", 1) == 1, "child write");
 		MT_CHECK(read(down[0], &c, 1) == 1, "child read");
@@ -43,11 +43,10 @@ int main(void)
 	mine = MT_SYS(
 		mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
 	memcpy(mine + 100, "store", 5);
-	/* A traced call between the store and the pipe write: mrr orders the
-	 * two processes' events by when it sees their calls end, and the
-	 * child's read can end before this write does; the parent waits in
-	 * msync until mrr has recorded it (README, shared-memory limit). */
-	MT_SYS(msync(mine, pg, MS_SYNC));
+	/* No traced call between the store and the pipe write: once both
+	 * map the memfd, mrr runs the two processes one at a time
+	 * (src/record/shared_groups.c), so the store is recorded in order
+	 * with the child's read of the pipe. */
 	MT_CHECK(write(down[1], "s", 1) == 1, "parent write");
 	MT_SYS(waitpid(pid, &status, 0));
 	MT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %x",

@@ -3,12 +3,10 @@
  * sees the other's writes (issue 10: at replay each attach got a mapping of
  * its own).
  *
- * Each side detaches after writing and before telling the other through a
- * pipe: mrr orders two processes' events by when it sees their syscalls
- * end, and a pipe read can end before the write that fed it does, so the
- * pipe alone does not order the memory write before the other's read (the
- * README's shared-memory limit). The shmdt does: the writer waits in it
- * until mrr has recorded it. */
+ * Each side tells the other through a pipe right after its store, with no
+ * other syscall in between: once both have attached the segment, mrr runs
+ * the two processes one at a time (src/record/shared_groups.c), so the
+ * store is recorded in order with the other's read of the pipe. */
 #include "mrr_test.h"
 
 #include <sys/ipc.h>
@@ -32,11 +30,15 @@ int main(void)
 		if (q == (void *)-1)
 			_exit(2);
 		strcpy(q + 4096, "from the child");
-		if (shmdt(q) || write(to_parent[1], "w", 1) != 1)
+		if (write(to_parent[1], "w", 1) != 1)
 			_exit(3);
 		/* wait for the parent's answer in the segment */
 		if (read(to_child[0], &c, 1) != 1)
 			_exit(4);
+		if (strcmp(q + 8192, "from the parent"))
+			_exit(6);
+		if (shmdt(q))
+			_exit(5);
 		q = shmat(id, NULL, SHM_RDONLY);
 		if (q == (void *)-1)
 			_exit(5);
@@ -48,8 +50,8 @@ int main(void)
 		 p + 4096);
 	printf("parent sees the child's write: %s\n", p + 4096);
 	strcpy(p + 8192, "from the parent");
-	MT_SYS(shmdt(p));
 	MT_SYS(write(to_child[1], "p", 1));
+	MT_SYS(shmdt(p));
 	MT_SYS(waitpid(pid, &st, 0));
 	MT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %#x", st);
 	printf("the child saw the parent's write\n");
