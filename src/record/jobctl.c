@@ -19,6 +19,8 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #ifndef PTRACE_LISTEN
 #define PTRACE_LISTEN 0x4208
@@ -53,11 +55,13 @@ void rec_stop_signal(struct recorder *rec, struct rtask *t,
 
 void rec_group_stop(struct recorder *rec, struct rtask *t, int sig)
 {
+	t->job_stopped = false;
 	if (rec_is_stop_signal(sig)) {
 		/* stopped (for its parent too) until a SIGCONT; its other
 		 * threads must each run to join the stop */
 		if (ptrace(PTRACE_LISTEN, t->t.tid, 0, 0) == 0 ||
 		    errno == ESRCH) {
+			t->job_stopped = true;
 			rec_sched_release(rec, t, "is stopped (group-stop)");
 			return;
 		}
@@ -68,4 +72,23 @@ void rec_group_stop(struct recorder *rec, struct rtask *t, int sig)
 	if (ptrace(PTRACE_CONT, t->t.tid, 0, 0) < 0 && errno != ESRCH)
 		mrr_debug("pid %d: cannot resume after a group-stop: %s",
 			  t->t.tid, strerror(errno));
+}
+
+void rec_jobctl_orphans(struct recorder *rec)
+{
+	struct rtask *t;
+
+	if (!rec->first_exited || !rec->tasks)
+		return;
+	for (t = rec->tasks; t; t = t->next)
+		if (!t->job_stopped)
+			return;
+	for (t = rec->tasks; t; t = t->next) {
+		mrr_debug("pid %d: stopped, and nothing left to continue it: "
+			  "SIGHUP and SIGCONT, as to an orphaned process group",
+			  t->t.tid);
+		syscall(SYS_tgkill, t->tgid, t->t.tid, SIGHUP);
+		syscall(SYS_tgkill, t->tgid, t->t.tid, SIGCONT);
+		t->job_stopped = false;
+	}
 }

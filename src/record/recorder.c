@@ -913,6 +913,7 @@ int mrr_record(const struct record_opts *o)
 			}
 		}
 		rec_handle_wait(&rec, t, status);
+		rec_jobctl_orphans(&rec);
 	}
 
 	rec_sched_end(&rec);

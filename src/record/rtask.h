@@ -88,6 +88,7 @@ struct rtask {
 	uint64_t iov_saved[2]; /* readv-style: iov array address, count */
 	/* the call that returned ERESTART_RESTARTBLOCK: restart_syscall
 	 * resumes it and writes what it writes (poll's pollfds...) */
+	bool job_stopped;     /* in a group-stop, left there (jobctl.c) */
 	uint32_t cmd_out_len; /* bpf map lookups: bytes the kernel writes */
 	bool restart_saved;
 	long restart_nr;

@@ -36,4 +36,11 @@ void rec_stop_signal(struct recorder *rec, struct rtask *t,
  * leaves t stopped with PTRACE_LISTEN, or resumes it. */
 void rec_group_stop(struct recorder *rec, struct rtask *t, int sig);
 
+/* Called after each stop or exit: once the program's first process has
+ * exited and every task left is in a group-stop, nothing the recording
+ * holds can continue them. Natively their process group would now be
+ * orphaned, and the kernel sends it SIGHUP and SIGCONT; mrr, whose own
+ * group they are in, does the same, rather than wait for ever. */
+void rec_jobctl_orphans(struct recorder *rec);
+
 #endif
