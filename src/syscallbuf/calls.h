@@ -23,6 +23,7 @@
  * Sizes are the x86-64 kernel's: struct stat 144, struct statx 256,
  * struct timespec and struct timeval 16, time_t 8.
  *
+ * futex is buffered only as FUTEX_WAKE (through syscall()).
  * newfstatat also stands for stat, lstat and fstatat, pread64 for pread,
  * openat for open and openat (and their 64 and fortified names).
  * args[] of a record holds the call's first three syscall arguments.
@@ -70,6 +71,7 @@
 	X(__NR_getuid, "getuid", MRR_SB_ID, 0)                                 \
 	X(__NR_getgid, "getgid", MRR_SB_ID, 0)                                 \
 	X(__NR_geteuid, "geteuid", MRR_SB_ID, 0)                               \
-	X(__NR_getegid, "getegid", MRR_SB_ID, 0)
+	X(__NR_getegid, "getegid", MRR_SB_ID, 0)                               \
+	X(__NR_futex, "futex", MRR_SB_NONE, 0)
 
 #endif

@@ -334,3 +334,26 @@ SB_ID_CALL(getuid, __NR_getuid)
 SB_ID_CALL(getgid, __NR_getgid)
 SB_ID_CALL(geteuid, __NR_geteuid)
 SB_ID_CALL(getegid, __NR_getegid)
+
+/* syscall(): programs that make their futex calls themselves (Rust's std,
+ * runtimes, benchmarks) come here. A FUTEX_WAKE never blocks and writes no
+ * memory, and the replay emulates the waits it ends, so it is buffered;
+ * the threads it wakes stop at their own wait's exit, where the recorder
+ * schedules them. FUTEX_WAKE_BITSET is not: its bitset is the sixth
+ * argument, which the untraced path replaces. Every other call runs
+ * traced, as libc's syscall() would run it. Declared with seven longs:
+ * for integer arguments that is the variadic function's calling
+ * convention. */
+#define SB_FUTEX_CMD_MASK 0x7f /* without PRIVATE and CLOCK_REALTIME */
+#define SB_FUTEX_WAKE	  1
+
+SB_EXPORT long syscall(long nr, long a0, long a1, long a2, long a3, long a4,
+		       long a5)
+{
+	struct sb_call c = SB_CALL(nr, a0, a1, a2, a3, a4);
+
+	if (nr == __NR_futex && (a1 & SB_FUTEX_CMD_MASK) == SB_FUTEX_WAKE)
+		return sb_ret(sb_run(&c));
+	c.args[5] = a5;
+	return sb_ret(sb_traced(&c));
+}
