@@ -9,10 +9,16 @@
 # default 1000, over VMAS VMAs, default 2000, mapping a new extent every
 # EVERY-th call, default 8) natively, under `mrr record` and under
 # `mrr record --backtrace`, RUNS times each (default 3), and prints the
-# median seconds and the ratios: to native, and of --backtrace to the
-# recording without it. MRR_BEFORE=/path/to/an/older/mrr adds a column for
+# median wall and CPU seconds (user + system, of mrr and the program) and
+# the CPU ratios: to native, and of --backtrace to the recording without
+# it (CPU, because wall times swing with the load of a shared machine). MRR_BEFORE=/path/to/an/older/mrr adds a column for
 # that mrr's --backtrace (a build from before the change), in the same
-# invocation. Not a test: the numbers depend on the machine and its load.
+# invocation. When libjemalloc.so.2 is installed (Debian: libjemalloc2), a
+# second table does the same for bench_bt_jemalloc under jemalloc with
+# decay 0 (JROUNDS rounds, default 3000), recorded with -n: with the
+# syscall buffer on, jemalloc's MADV_DONTNEED calls are buffered and stop
+# nothing, so --backtrace stores no stack for them.
+# Not a test: the numbers depend on the machine and its load.
 
 set -eu
 export LC_ALL=C
@@ -36,44 +42,64 @@ trap 'rm -rf "$T"' EXIT
 now() { date +%s.%N; }
 median() { sort -g | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
-run_mode() { # MODE: prints seconds
-	local t0 t1 args=("$prog" "$calls" "$every" "$vmas")
+args=("$prog" "$calls" "$every" "$vmas")
+rec_opts=()
+run_mode() { # MODE: prints wall and CPU seconds (user + system, children too)
+	local cmd=()
 	rm -rf "$T/trace"
-	t0=$(now)
 	case $1 in
-	native) "${args[@]}" >/dev/null ;;
-	record) timeout 600 "$mrr" record -o "$T/trace" -- "${args[@]}" \
-		>/dev/null 2>&1 ;;
-	backtrace) timeout 600 "$mrr" record --backtrace -o "$T/trace" -- \
-		"${args[@]}" >/dev/null 2>&1 ;;
-	before) timeout 600 "$before" record --backtrace -o "$T/trace" -- \
-		"${args[@]}" >/dev/null 2>&1 ;;
+	native) cmd=("${args[@]}") ;;
+	record) cmd=(timeout 600 "$mrr" record "${rec_opts[@]}" -o "$T/trace"
+		-- "${args[@]}") ;;
+	backtrace) cmd=(timeout 600 "$mrr" record "${rec_opts[@]}" --backtrace
+		-o "$T/trace" -- "${args[@]}") ;;
+	before) cmd=(timeout 900 "$before" record "${rec_opts[@]}" --backtrace
+		-o "$T/trace" -- "${args[@]}") ;;
 	esac
-	t1=$(now)
-	echo "$t1 - $t0" | bc -l
+	/usr/bin/time -f "%e %U %S" -o "$T/time" "${cmd[@]}" >/dev/null 2>&1
+	awk '{ printf "%s %.3f\n", $1, $2 + $3 }' "$T/time"
 }
 
+ratio() { [ "$(echo "$2 > 0" | bc -l)" = 1 ] && echo "scale=2; $1 / $2" | bc -l | sed "s/^\./0./" || echo "-"; }
+table() {
 modes="native record backtrace${before:+ before}"
-declare -A med
+declare -A wall cpu
 for mode in $modes; do
 	for ((i = 0; i < runs; i++)); do
 		run_mode "$mode"
-	done | median >"$T/med"
-	med[$mode]=$(cat "$T/med")
+	done >"$T/runs"
+	wall[$mode]=$(awk '{print $1}' "$T/runs" | median)
+	cpu[$mode]=$(awk '{print $2}' "$T/runs" | median)
 done
-ratio() { echo "scale=2; $1 / $2" | bc -l; }
+echo "| | wall s | CPU s | CPU to native | CPU to record |"
+echo "|---|---:|---:|---:|---:|"
+row() { # LABEL MODE
+	printf '| %s | %.3f | %.3f | %sx | %s |\n' "$1" "${wall[$2]}" \
+		"${cpu[$2]}" "$(ratio "${cpu[$2]}" "${cpu[native]}")" \
+		"$([ "$2" = native ] || echo "$(ratio "${cpu[$2]}" "${cpu[record]}")x")"
+}
+row native native
+row "mrr record" record
+row "mrr record --backtrace" backtrace
+if [ -n "$before" ]; then
+	row "--backtrace, before" before
+fi
+}
+
 echo "bt_alloc: $calls traced madvise calls, $vmas VMAs, a new extent every $every calls; median of $runs runs"
 echo
-echo "| | seconds | to native | to record |"
-echo "|---|---:|---:|---:|"
-printf '| native | %.3f | 1 | |\n' "${med[native]}"
-printf '| mrr record | %.3f | %sx | 1 |\n' "${med[record]}" \
-	"$(ratio "${med[record]}" "${med[native]}")"
-printf '| mrr record --backtrace | %.3f | %sx | %sx |\n' "${med[backtrace]}" \
-	"$(ratio "${med[backtrace]}" "${med[native]}")" \
-	"$(ratio "${med[backtrace]}" "${med[record]}")"
-if [ -n "$before" ]; then
-	printf '| --backtrace, before | %.3f | %sx | %sx |\n' "${med[before]}" \
-		"$(ratio "${med[before]}" "${med[native]}")" \
-		"$(ratio "${med[before]}" "${med[record]}")"
+table
+jemalloc=${JEMALLOC:-/usr/lib/x86_64-linux-gnu/libjemalloc.so.2}
+if [ -f "$jemalloc" ] && [ -x "$build/bench/bench_bt_jemalloc" ]; then
+	export LD_PRELOAD=$jemalloc MALLOC_CONF=dirty_decay_ms:0,muzzy_decay_ms:0
+	args=("$build/bench/bench_bt_jemalloc" "${JROUNDS:-3000}")
+	rec_opts=(-n)
+	echo
+	echo "bt_jemalloc under jemalloc, decay 0: ${JROUNDS:-3000} rounds, recorded with -n; median of $runs runs"
+	echo
+	table
+	unset LD_PRELOAD MALLOC_CONF
+else
+	echo
+	echo "(no $jemalloc: the jemalloc table is left out; Debian: apt-get install libjemalloc2)"
 fi
