@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -33,6 +34,9 @@
  * SLICE_LONG_NS of CPU time, so that a later uncounted point (the task
  * left its anchors) never needs a long search. */
 #define SLICE_LONG_NS 2000000ull
+/* Bytes below a return address into the syscall buffer library that its
+ * frame's locals may take: left out of a point's deep stack hash. */
+#define LIB_FRAME_MARGIN 512
 /* CPU time a task may run towards an anchor before mrr gives up waiting
  * for it and records where the task is. */
 #define RUNTO_NS 2000000ull
@@ -66,6 +70,7 @@ struct rec_preempt {
 	siginfo_t held_si;
 	struct bpcount runto;
 	int runto_idx;
+	int last_idx; /* the anchor of the task's last counted point, or -1 */
 };
 
 /* Pending points a task keeps at most (one per SLICE_LONG_NS of a stretch
@@ -91,6 +96,7 @@ static struct rec_preempt *get_pre(struct rtask *t)
 	p->slice_fd = -1;
 	p->timer_handler = -1;
 	p->runto.fd = -1;
+	p->last_idx = -1;
 	for (int i = 0; i < NANCHORS; i++)
 		p->count[i].fd = -1;
 	t->pre = p;
@@ -103,6 +109,7 @@ static void drop_anchors(struct rec_preempt *p)
 		bpcount_close(&p->count[i]);
 	p->nanchors = 0;
 	p->next_victim = 0;
+	p->last_idx = -1;
 }
 
 void rec_preempt_free(struct rtask *t)
@@ -210,18 +217,48 @@ static bool anchor_ok(struct rtask *t, uint64_t addr)
 
 /* The end of the mapping that holds addr (the stack above a point), at
  * most POINT_DEEP_MAX above it; 0 if unmapped. */
-static uint64_t mapping_end(pid_t tid, uint64_t addr)
+static uint64_t mapping_end(struct rtask *t, uint64_t addr)
 {
 	struct proc_vma *v = NULL;
-	long n = proc_read_vmas(tid, false, &v);
-	uint64_t end = 0;
+	long n = proc_read_vmas(t->t.tid, false, &v);
+	uint64_t end = 0, lib_lo = UINT64_MAX, lib_hi = 0;
 
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
 		if (addr >= v[i].start && addr < v[i].end)
 			end = v[i].end;
+		if ((v[i].prot & PROT_EXEC) &&
+		    strstr(v[i].name, "libmrr_preload")) {
+			lib_lo = v[i].start < lib_lo ? v[i].start : lib_lo;
+			lib_hi = v[i].end > lib_hi ? v[i].end : lib_hi;
+		}
+	}
 	free(v);
 	if (end && end - addr > POINT_DEEP_MAX)
 		end = addr + POINT_DEEP_MAX;
+	if (!end || !t->sbuf_addr || lib_hi <= lib_lo)
+		return end;
+	/* The syscall buffer library's frames leave bytes the replay does
+	 * not have: the stack is hashed up to a little below the lowest
+	 * return address into the library (its frames' locals lie below
+	 * their return addresses). */
+	for (uint64_t at = addr; at < end;) {
+		uint64_t w[512];
+		size_t len =
+			end - at < sizeof(w) ? (size_t)(end - at) : sizeof(w);
+
+		if (tracee_read_all(&t->t, at, w, len) < 0)
+			return 0;
+		for (size_t i = 0; i < len / 8; i++) {
+			uint64_t slot = at + 8 * i;
+
+			if (w[i] < lib_lo || w[i] >= lib_hi)
+				continue;
+			if (slot < addr + LIB_FRAME_MARGIN)
+				return 0;
+			return (slot - LIB_FRAME_MARGIN) & ~7ull;
+		}
+		at += len;
+	}
 	return end;
 }
 
@@ -243,6 +280,8 @@ static void add_anchor(struct rec_preempt *p, uint64_t addr)
 		i = p->next_victim;
 		p->next_victim = (i + 1) % NANCHORS;
 		bpcount_close(&p->count[i]);
+		if (p->last_idx == i)
+			p->last_idx = -1;
 	}
 	p->anchor[i] = addr;
 }
@@ -314,11 +353,11 @@ static void take_point(struct rtask *t, const struct user_regs_struct *regs,
 	ev->args[2] = st.len;
 	ev->args[3] = mask;
 	/* the whole stack above the point: tells apart the executions of a
-	 * loop that repeats the same work (outer loop counters). Not in a
-	 * task that has a syscall buffer: the library's frames leave bytes
-	 * in stack slots the program never writes again (return addresses
-	 * into it at record, other bytes at replay). */
-	ev->args[4] = t->sbuf_addr ? 0 : mapping_end(t->t.tid, regs->rsp);
+	 * loop that repeats the same work (outer loop counters), which a
+	 * search needs even where the library may have left bytes the
+	 * replay does not have (then the replay reports a divergence rather
+	 * than take the wrong execution). A counted point needs none. */
+	ev->args[4] = t->sbuf_addr && count ? 0 : mapping_end(t, regs->rsp);
 	if (!ev->args[4] ||
 	    point_deep_hash(&t->t, regs->rsp, ev->args[4], &ev->args[5]) < 0)
 		ev->args[4] = ev->args[5] = 0;
@@ -584,6 +623,16 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		return;
 	}
 	if (idx < 0) {
+		/* No anchor ran yet: the loop of the task's last counted
+		 * point is likely to come back (the same work after a
+		 * syscall), and a point there is counted, where one here
+		 * would be searched (and ambiguous in a loop whose state
+		 * repeats). If it does not come soon, the point is here. */
+		if (p->slice_level == 0 && p->last_idx >= 0 &&
+		    p->count[p->last_idx].fd >= 0 && !in_syscall(regs) &&
+		    regs->rip != p->anchor[p->last_idx] &&
+		    run_to_anchor(t, p, p->last_idx, NULL))
+			return;
 		point_here(rec, t, p, regs);
 		return;
 	}
@@ -624,6 +673,8 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 				  t->t.tid, (unsigned long long)regs->rip);
 			n = 0;
 		}
+		if (n)
+			p->last_idx = p->runto_idx;
 		if (p->has_sig)
 			deliver_here(rec, t, &p->held_si, regs, n);
 		else

@@ -58,6 +58,21 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 		if (WIFEXITED(*status) || WIFSIGNALED(*status))
 			return 0;
 		t->stopped = true;
+		if (t->fresh && WIFSTOPPED(*status) &&
+		    WSTOPSIG(*status) == SIGSTOP && (*status >> 16) == 0) {
+			/* a new task's first stop, before its first point */
+			t->fresh = false;
+			if (ptask_set_child_tid(t) < 0)
+				mrr_debug("pid %d: cannot set child tid",
+					  t->t.tid);
+			continue;
+		}
+		if (t->pending_exit && WIFSTOPPED(*status) &&
+		    WSTOPSIG(*status) == (SIGTRAP | 0x80)) {
+			/* the exit of the fork before the point */
+			ptask_finish_pending_exit(rp, t);
+			continue;
+		}
 		if ((*status >> 16) != 0 ||
 		    ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, si) < 0)
 			return 0;

@@ -135,6 +135,9 @@ const char *task_name(struct replayer *rp, pid_t rec_tid, char *buf,
  * running. A task gone meanwhile is not an error: the next wait reports its
  * death. Returns 0, or -1 after reporting a divergence. */
 int ptask_resume(struct replayer *rp, struct ptask *t, int req);
+/* t (pending_exit) stands at the exit stop of its fork: gives it the
+ * recorded result and clears pending_exit. */
+void ptask_finish_pending_exit(struct replayer *rp, struct ptask *t);
 /* Writes the tid the recording gave t (CLONE_CHILD_SETTID) at its
  * child_tid_addr, if it has one. Returns 0 or -1. */
 int ptask_set_child_tid(struct ptask *t);

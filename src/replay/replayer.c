@@ -494,7 +494,7 @@ static bool is_syscall_stop(int status)
 
 /* A fork/clone at replay: the new task exists, its tid in the recording is
  * the fork's recorded result. */
-static void finish_pending_exit(struct replayer *rp, struct ptask *t)
+void ptask_finish_pending_exit(struct replayer *rp, struct ptask *t)
 {
 	struct user_regs_struct r;
 
@@ -637,7 +637,7 @@ int ptask_advance(struct replayer *rp, struct ptask *t, int req, int *status)
 			continue;
 		}
 		if (t->pending_exit && is_syscall_stop(*status)) {
-			finish_pending_exit(rp, t);
+			ptask_finish_pending_exit(rp, t);
 			continue;
 		}
 		if (is_group_stop(t, *status))
