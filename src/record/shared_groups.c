@@ -116,6 +116,45 @@ static bool fd_writable(struct rtask *t, int fd)
 	return !found || (flags & O_ACCMODE) != O_RDONLY;
 }
 
+static bool obj_known(uint64_t dev, uint64_t ino)
+{
+	for (size_t i = 0; i < nobjs; i++)
+		if (objs[i].dev == dev && objs[i].ino == ino)
+			return true;
+	return false;
+}
+
+/* A write, pwrite, ftruncate or fallocate through fd of t into a file some
+ * recorded process maps shared: a store into that memory. */
+static bool writes_mapped_file(struct rtask *t, uint64_t *dev, uint64_t *ino)
+{
+	char path[64];
+	struct stat st;
+
+	switch (t->nr) {
+	case SYS_write:
+	case SYS_pwrite64:
+	case SYS_writev:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+	case SYS_ftruncate:
+	case SYS_fallocate:
+		break;
+	default:
+		return false;
+	}
+	if (!nobjs) /* nothing is mapped shared: no stat per write */
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid,
+		 (int)t->args[0]);
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    !obj_known(st.st_dev, st.st_ino))
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
 /* The object t's syscall at its entry maps shared, if any. */
 static bool mapped_object(struct rtask *t, uint64_t *dev, uint64_t *ino,
 			  bool *writable)
@@ -166,9 +205,12 @@ bool rec_shared_merge(struct recorder *rec, struct rtask *t)
 	bool writable;
 	size_t i;
 
-	if (!mapped_object(t, &dev, &ino, &writable))
+	if (writes_mapped_file(t, &dev, &ino))
+		writable = true; /* the writer need not map it itself */
+	else if (mapped_object(t, &dev, &ino, &writable))
+		obj_add(dev, ino, t->tgid, writable);
+	else
 		return false;
-	obj_add(dev, ino, t->tgid, writable);
 	for (i = 0; i < nobjs; i++) {
 		struct shared_obj *o = &objs[i];
 		struct rtask *u;

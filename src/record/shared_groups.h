@@ -25,7 +25,9 @@ void rec_shared_fork(struct rtask *parent, struct rtask *child);
 /* At the entry of t's syscall, t holding its group's slot (threads.c):
  * when the call maps shared memory (mmap MAP_SHARED of a file, memfd or
  * POSIX shm; shmat) that a process of another group maps too, and one of
- * the two views may write, moves that group's tasks into t's. Returns
+ * the two views may write, or writes into such a file (write, pwrite,
+ * writev, pwritev, ftruncate, fallocate through an fd), moves that group's
+ * tasks into t's. Returns
  * true when one of the moved tasks runs user code meanwhile: it keeps the
  * slot (runner), and t must wait at its call like a task that blocked. */
 bool rec_shared_merge(struct recorder *rec, struct rtask *t);
