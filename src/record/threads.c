@@ -171,6 +171,13 @@ static void hand_over(struct recorder *rec, struct rgroup *g, pid_t from,
 	rec_sched_stop(rec, p, p->parked_status);
 }
 
+/* The wait status of a new task's first stop under PTRACE_SEIZE. A new
+ * group member whose first stop came before its parent's fork event is
+ * parked with it, so that rec_dispatch_stop takes it as that first stop
+ * when the task gets the slot (any other status would be read as a signal
+ * with the stop's siginfo, SIGTRAP). */
+#define NEW_TASK_STOP ((PTRACE_EVENT_STOP << 16) | (SIGTRAP << 8) | 0x7f)
+
 static void park(struct recorder *rec, struct rtask *t, int status)
 {
 	t->parked = true;
@@ -303,8 +310,7 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 		if (child->held) {
 			/* its first stop came first: it waits for the slot */
 			child->held = false;
-			park(rec, child,
-			     (PTRACE_EVENT_STOP << 16) | (SIGTRAP << 8) | 0x7f);
+			park(rec, child, NEW_TASK_STOP);
 		}
 		return true;
 	}
@@ -316,7 +322,7 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 		rec_shared_fork(parent, child);
 		if (child->held) {
 			child->held = false;
-			park(rec, child, (SIGSTOP << 8) | 0x7f);
+			park(rec, child, NEW_TASK_STOP);
 		}
 		return true;
 	}
