@@ -92,26 +92,29 @@ static int add(struct file_paths *fp, const char *name, size_t name_max,
 int file_paths_note(struct file_paths *fp, const struct mrr_event *ev,
 		    const char *interp_path)
 {
+	/* extra may be unaligned (a reader's buffer): copied, not cast */
 	if (ev->kind == MRR_EV_EXEC) {
-		const struct mrr_exec_extra *x = ev->extra;
-		size_t base = sizeof(*x);
+		struct mrr_exec_extra x;
+		size_t base = sizeof(x);
 		const char *path;
 		int err;
 
-		if (ev->extra_len <= base || !x)
+		if (ev->extra_len <= base || !ev->extra)
 			return 0;
+		memcpy(&x, ev->extra, sizeof(x));
 		path = bounded_path((const char *)ev->extra + base,
 				    ev->extra_len - base);
-		err = add(fp, x->exe_file, sizeof(x->exe_file), 0, path);
+		err = add(fp, x.exe_file, sizeof(x.exe_file), 0, path);
 		if (!err && interp_path)
-			err = add(fp, x->interp_file, sizeof(x->interp_file), 0,
+			err = add(fp, x.interp_file, sizeof(x.interp_file), 0,
 				  interp_path);
 		return err;
 	}
 	if (file_paths_mmap_path(ev)) {
-		const struct mrr_mmap_extra *x = ev->extra;
+		struct mrr_mmap_extra x;
 
-		return add(fp, x->file, sizeof(x->file), x->ident,
+		memcpy(&x, ev->extra, sizeof(x));
+		return add(fp, x.file, sizeof(x.file), x.ident,
 			   file_paths_mmap_path(ev));
 	}
 	return 0;
