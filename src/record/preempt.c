@@ -37,6 +37,9 @@
 /* Bytes below a return address into the syscall buffer library that its
  * frame's locals may take: left out of a point's deep stack hash. */
 #define LIB_FRAME_MARGIN 512
+/* CPU time the first slice after a syscall waits for the anchor of the
+ * task's last counted point before it takes a point where the task is. */
+#define LAST_ANCHOR_NS 200000ull
 /* CPU time a task may run towards an anchor before mrr gives up waiting
  * for it and records where the task is. */
 #define RUNTO_NS 2000000ull
@@ -71,6 +74,8 @@ struct rec_preempt {
 	struct bpcount runto;
 	int runto_idx;
 	int last_idx; /* the anchor of the task's last counted point, or -1 */
+	bool after_syscall; /* no point since the task's last event, a syscall
+			     */
 };
 
 /* Pending points a task keeps at most (one per SLICE_LONG_NS of a stretch
@@ -479,9 +484,11 @@ static void take_pending(struct recorder *rec, struct rtask *t,
 			   &p->pending[p->npending++]);
 		p->sbuf_mark = used;
 		p->flushed = false;
-		/* after a counted point, the loop has its anchor: the long
-		 * slice */
-		restart_counting(t, p, count ? 1 : 0);
+		p->after_syscall = false;
+		/* the short slice first, also after a counted point: a task
+		 * that left its anchors' loop gets its next point soon, so
+		 * that the search for it stays short */
+		restart_counting(t, p, 0);
 	}
 	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 }
@@ -502,6 +509,7 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 	p->npending = 0;
 	p->sbuf_mark = 0;
 	p->flushed = false;
+	p->after_syscall = ev->kind == MRR_EV_SYSCALL;
 	if (ev->kind == MRR_EV_EXEC) {
 		drop_anchors(p);
 		p->timer_handler = -1;
@@ -528,7 +536,7 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
  * not an anchor) to record a point there, and deliver si if not NULL.
  * Returns false when no counter can be set (t not resumed). */
 static bool run_to(struct rtask *t, struct rec_preempt *p, int idx,
-		   uint64_t addr, const siginfo_t *si)
+		   uint64_t addr, const siginfo_t *si, uint64_t ns)
 {
 	if (bpcount_open(&p->runto, t->t.tid, addr, 1) != 0)
 		return false;
@@ -542,7 +550,7 @@ static bool run_to(struct rtask *t, struct rec_preempt *p, int idx,
 	 * (slice_stop) */
 	if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
 		p->slice_fd = -1;
-	if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, RUNTO_NS))
+	if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, ns))
 		mrr_debug("pid %d: cannot arm the slice", t->t.tid);
 	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 	return true;
@@ -551,7 +559,7 @@ static bool run_to(struct rtask *t, struct rec_preempt *p, int idx,
 static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
 			  const siginfo_t *si)
 {
-	return run_to(t, p, idx, p->anchor[idx], si);
+	return run_to(t, p, idx, p->anchor[idx], si, RUNTO_NS);
 }
 
 /* t stopped on a rep string instruction, perhaps between two iterations:
@@ -571,7 +579,7 @@ static bool run_past_rep(struct rtask *t, struct rec_preempt *p,
 		copy = *si;
 		si = &copy;
 	}
-	return run_to(t, p, -1, end, si);
+	return run_to(t, p, -1, end, si, RUNTO_NS);
 }
 
 /* A point where t stands (count 0), if it may be one; resumes t. */
@@ -628,10 +636,11 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		 * syscall), and a point there is counted, where one here
 		 * would be searched (and ambiguous in a loop whose state
 		 * repeats). If it does not come soon, the point is here. */
-		if (p->slice_level == 0 && p->last_idx >= 0 &&
-		    p->count[p->last_idx].fd >= 0 && !in_syscall(regs) &&
-		    regs->rip != p->anchor[p->last_idx] &&
-		    run_to_anchor(t, p, p->last_idx, NULL))
+		if (p->slice_level == 0 && p->after_syscall &&
+		    p->last_idx >= 0 && p->count[p->last_idx].fd >= 0 &&
+		    !in_syscall(regs) && regs->rip != p->anchor[p->last_idx] &&
+		    run_to(t, p, p->last_idx, p->anchor[p->last_idx], NULL,
+			   LAST_ANCHOR_NS))
 			return;
 		point_here(rec, t, p, regs);
 		return;
