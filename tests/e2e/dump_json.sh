@@ -42,7 +42,7 @@ ADDR = re.compile(r'^0x[0-9a-f]+$')
 TOKEN = re.compile(r'^((exe|interp|heap|stack|mrr|map[1-9][0-9]*)([+-]0x[0-9a-f]+)?|0xADDR)$')
 STORED = re.compile(r'^[0-9a-f]{16}-[0-9a-f]+$')
 KINDS = {'exec', 'syscall', 'signal', 'rdtsc', 'exit', 'buffer', 'backtrace',
-         'unknown'}
+         'preempt', 'sched', 'unknown'}
 FLAGS = {'buffered', 'skipped', 'to_stdout', 'to_stderr'}
 stable = False
 errors = []
@@ -210,6 +210,9 @@ PER_KIND = {
                 'bad_record': t_str}),
     'backtrace': ({'of': lambda w, v: v is None or t_uint(w, v),
                    'frames': array(t_str)}, {}),
+    'preempt': ({'reason': one_of('timeslice', 'signal'),
+                 'execution': lambda w, v: v == 'N' or t_uint(w, v)}, {}),
+    'sched': ({'reason': t_str, 'syscall': t_str}, {}),
     'unknown': ({'kind_number': t_uint}, {}),
 }
 
