@@ -441,6 +441,44 @@ static void insert(struct checkpoints *s, struct checkpoint *cp)
 	s->n++;
 }
 
+/* A task parked at a syscall's entry (its group let another task run
+ * first: a sched event) is put back before its syscall instruction, where
+ * a fork can be injected: the call is skipped (orig_rax -1), the task
+ * stops at that skip's exit, and its registers then say the call is still
+ * to be made. Its own event later runs it into the same entry again. Any
+ * other held stop is refused. */
+static int unhold(struct checkpoints *s, struct ptask *t)
+{
+	struct user_regs_struct r;
+	long long nr;
+	int status;
+
+	if ((t->held_status >> 16) != PTRACE_EVENT_SECCOMP)
+		return refuse(s, -EAGAIN, "pid %d has run to its next event",
+			      t->rec_tid);
+	if (tracee_get_regs(&t->t, &r) < 0)
+		return refuse(s, -EIO, "cannot read the registers of pid %d",
+			      t->rec_tid);
+	nr = (long long)r.orig_rax;
+	r.orig_rax = (unsigned long long)-1;
+	if (tracee_set_regs(&t->t, &r) < 0 ||
+	    ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
+	    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status) ||
+	    WSTOPSIG(status) != (SIGTRAP | 0x80))
+		return refuse(s, -EIO,
+			      "pid %d did not step back from its syscall entry",
+			      t->rec_tid);
+	r.rax = (unsigned long long)nr;
+	r.rip -= 2; /* the syscall instruction, 0f 05 */
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return refuse(s, -EIO, "cannot set the registers of pid %d",
+			      t->rec_tid);
+	t->held = false;
+	t->stopped = true;
+	t->at_exit = true;
+	return 0;
+}
+
 int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 {
 	struct replayer *rp = s->rp;
@@ -475,10 +513,8 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 			return refuse(s, -EAGAIN,
 				      "pid %d has a signal to deliver",
 				      t->rec_tid);
-		if (t->held)
-			return refuse(s, -EAGAIN,
-				      "pid %d has run to its next event",
-				      t->rec_tid);
+		if (t->held && (err = unhold(s, t)) < 0)
+			return err;
 		/* a signal is delivered there from that very stop, which the
 		 * injected fork would turn into a syscall stop */
 		if (t->at_point)
