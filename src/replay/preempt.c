@@ -41,9 +41,20 @@ void replay_preempt_print_stats(void)
 		stats.longest_search);
 }
 
+/* A synchronous fault, which the recording would have had as an event
+ * before the point. */
+static bool is_fault(const siginfo_t *si)
+{
+	return si->si_code > 0 &&
+	       (si->si_signo == SIGSEGV || si->si_signo == SIGBUS ||
+		si->si_signo == SIGFPE || si->si_signo == SIGILL ||
+		si->si_signo == SIGSYS);
+}
+
 /* Resumes t with its pending signal and waits for its next stop that is
- * not a stray signal (one the kernel or another process sent at replay:
- * recorded signals are injected, never taken from outside). Returns 0 and
+ * not a stray signal (one the kernel or another process sent at replay,
+ * as SIGCHLD from a replayed child: recorded signals are injected, never
+ * taken from outside). Returns 0 and
  * the status, or -1 after reporting. */
 static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 		     siginfo_t *si)
@@ -76,8 +87,8 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 		if ((*status >> 16) != 0 ||
 		    ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, si) < 0)
 			return 0;
-		if (si->si_code <= 0 && si->si_signo != BPCOUNT_SIGNAL &&
-		    si->si_signo != SIGTRAP)
+		if (si->si_signo != BPCOUNT_SIGNAL && si->si_signo != SIGTRAP &&
+		    !is_fault(si))
 			continue; /* stray: swallowed */
 		return 0;
 	}
