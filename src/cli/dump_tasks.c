@@ -3,6 +3,7 @@
 #include "cli/dump_tasks.h"
 
 #include "core/sbuf_records.h"
+#include "core/tid_index.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,12 +16,11 @@ struct task_stats {
 	uint64_t events, syscalls, switches, preemptions;
 };
 
-/* per task, in order of first appearance, and a tid -> index hash */
+/* per task, in order of first appearance, and a tid -> index map */
 struct dump_tasks {
 	struct task_stats *tasks;
 	size_t ntasks, tasks_cap;
-	uint32_t *ix; /* index + 1, 0: free */
-	size_t ix_cap;
+	struct tid_index ix;
 };
 
 struct dump_tasks *dump_tasks_new(void)
@@ -33,32 +33,8 @@ void dump_tasks_free(struct dump_tasks *s)
 	if (!s)
 		return;
 	free(s->tasks);
-	free(s->ix);
+	tid_index_free(&s->ix);
 	free(s);
-}
-
-static size_t ix_slot(int32_t tid, size_t cap)
-{
-	return (size_t)(((uint32_t)tid * 2654435761u) & (cap - 1));
-}
-
-static int ix_rebuild(struct dump_tasks *s, size_t cap)
-{
-	uint32_t *ix = calloc(cap, sizeof(*ix));
-	size_t i, h;
-
-	if (!ix)
-		return -ENOMEM;
-	for (i = 0; i < s->ntasks; i++) {
-		for (h = ix_slot(s->tasks[i].tid, cap); ix[h];
-		     h = (h + 1) & (cap - 1))
-			;
-		ix[h] = (uint32_t)i + 1;
-	}
-	free(s->ix);
-	s->ix = ix;
-	s->ix_cap = cap;
-	return 0;
 }
 
 /* The counts of task tid, created at its first event; NULL without memory
@@ -66,14 +42,14 @@ static int ix_rebuild(struct dump_tasks *s, size_t cap)
 static struct task_stats *task_of(struct dump_tasks *s, int32_t tid)
 {
 	struct task_stats *t;
-	size_t h;
+	long i = tid_index_get(&s->ix, tid);
 
-	if (s->ix_cap) {
-		for (h = ix_slot(tid, s->ix_cap); s->ix[h];
-		     h = (h + 1) & (s->ix_cap - 1))
-			if (s->tasks[s->ix[h] - 1].tid == tid)
-				return &s->tasks[s->ix[h] - 1];
-	}
+	if (i >= 0)
+		return &s->tasks[i];
+	/* tid 0 is never indexed: look for it the slow way */
+	for (size_t k = 0; !tid && k < s->ntasks; k++)
+		if (s->tasks[k].tid == tid)
+			return &s->tasks[k];
 	if (s->ntasks == s->tasks_cap) {
 		size_t ncap = s->tasks_cap ? s->tasks_cap * 2 : 16;
 
@@ -83,16 +59,11 @@ static struct task_stats *task_of(struct dump_tasks *s, int32_t tid)
 		s->tasks = t;
 		s->tasks_cap = ncap;
 	}
-	if ((s->ntasks + 1) * 2 > s->ix_cap &&
-	    ix_rebuild(s, s->ix_cap ? s->ix_cap * 2 : 64))
+	if (tid_index_put(&s->ix, tid, (uint32_t)s->ntasks))
 		return NULL;
 	t = &s->tasks[s->ntasks++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	for (h = ix_slot(tid, s->ix_cap); s->ix[h];
-	     h = (h + 1) & (s->ix_cap - 1))
-		;
-	s->ix[h] = (uint32_t)s->ntasks;
 	return t;
 }
 

@@ -3,6 +3,7 @@
 #define MRR_DUMP_INTERNAL_H
 
 #include "core/events.h"
+#include "core/tid_index.h"
 #include "dump/dump.h"
 
 #include <stdarg.h>
@@ -107,20 +108,6 @@ struct tidname {
 	int32_t tid;
 	int32_t id;
 };
-
-/* tid -> index, open addressing (dump.c): keeps per-tid lookups constant
- * time however many tasks a trace names. */
-struct tid_index {
-	int32_t *tids;	 /* 0 marks a free slot */
-	uint32_t *slots; /* index into the array being indexed */
-	size_t cap, n;
-};
-
-/* Returns the index stored for tid, or -1. */
-long tid_index_get(const struct tid_index *ix, int32_t tid);
-/* Stores idx for tid (tid != 0). Returns 0 or -ENOMEM. */
-int tid_index_put(struct tid_index *ix, int32_t tid, uint32_t idx);
-void tid_index_free(struct tid_index *ix);
 
 struct mrr_dump {
 	const mrr_trace_reader *r;
