@@ -37,6 +37,11 @@
 /* Bytes below a return address into the syscall buffer library that its
  * frame's locals may take: left out of a point's deep stack hash. */
 #define LIB_FRAME_MARGIN 512
+/* Bytes above rsp a point's deep stack hash covers at most. The mapping
+ * that holds rsp is a thread's whole stack in C, but in Go it is a heap
+ * arena, where the goroutine's stack sits among other goroutines' data
+ * (which other threads change: no execution ever matched at replay). */
+#define DEEP_HASH_MAX (64u << 10)
 /* CPU time the first slice after a syscall waits for the anchor of the
  * task's last counted point before it takes a point where the task is. */
 #define LAST_ANCHOR_NS 200000ull
@@ -88,6 +93,45 @@ struct pending_point {
 };
 
 static struct rec_preempt_stats stats;
+
+/* Processes that armed a timer (alarm, setitimer, timer_settime): only
+ * their tasks get timeslice points for a timer handler. A handler alone
+ * (sort, Go's runtime and many others install one for every signal) is
+ * not a timer: without one, no timer signal can land in a loop without
+ * syscalls. Conservative: never cleared, but a fork's child starts
+ * without (the kernel gives it no timers), and past the table's size
+ * every process counts as armed. Interval timers survive execve, so an
+ * exec keeps the entry. */
+#define MAX_ARMED 256
+static pid_t armed_tgid[MAX_ARMED];
+static int narmed;
+static bool armed_overflow;
+
+static bool timer_armed(pid_t tgid)
+{
+	if (armed_overflow)
+		return true;
+	for (int i = 0; i < narmed; i++)
+		if (armed_tgid[i] == tgid)
+			return true;
+	return false;
+}
+
+static void arm_timer(struct recorder *rec, struct rtask *t)
+{
+	struct rtask *o;
+
+	if (timer_armed(t->tgid))
+		return;
+	if (narmed == MAX_ARMED)
+		armed_overflow = true;
+	else
+		armed_tgid[narmed++] = t->tgid;
+	/* its tasks decide again at their next event */
+	for (o = rec->tasks; o; o = o->next)
+		if (o->tgid == t->tgid && o->pre)
+			o->pre->timer_handler = -1;
+}
 
 static struct rec_preempt *get_pre(struct rtask *t)
 {
@@ -363,6 +407,8 @@ static void take_point(struct rtask *t, const struct user_regs_struct *regs,
 	 * replay does not have (then the replay reports a divergence rather
 	 * than take the wrong execution). A counted point needs none. */
 	ev->args[4] = t->sbuf_addr && count ? 0 : mapping_end(t, regs->rsp);
+	if (ev->args[4] > regs->rsp + DEEP_HASH_MAX)
+		ev->args[4] = regs->rsp + DEEP_HASH_MAX;
 	if (!ev->args[4] ||
 	    point_deep_hash(&t->t, regs->rsp, ev->args[4], &ev->args[5]) < 0)
 		ev->args[4] = ev->args[5] = 0;
@@ -445,7 +491,8 @@ static void restart_counting(struct rtask *t, struct rec_preempt *p, int level)
 	}
 	p->slice_level = level;
 	if (p->timer_handler < 0)
-		p->timer_handler = catches_timer_signal(t->t.tid);
+		p->timer_handler =
+			timer_armed(t->tgid) && catches_timer_signal(t->t.tid);
 	if (p->timer_handler) {
 		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
 			p->slice_fd = -1;
@@ -498,7 +545,6 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 {
 	struct rec_preempt *p = get_pre(t);
 
-	(void)rec;
 	if (ev->kind == MRR_EV_BUFFER)
 		p->flushed = true;
 	if (p->emitting || ev->kind == MRR_EV_BUFFER ||
@@ -515,6 +561,10 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 		p->timer_handler = -1;
 	} else if (ev->kind == MRR_EV_SYSCALL && ev->nr == SYS_rt_sigaction) {
 		p->timer_handler = -1;
+	} else if (ev->kind == MRR_EV_SYSCALL && ev->result >= 0 &&
+		   (ev->nr == SYS_alarm || ev->nr == SYS_setitimer ||
+		    ev->nr == SYS_timer_settime)) {
+		arm_timer(rec, t);
 	}
 	if (p->held) {
 		/* t reached an event before the anchor: a held signal goes

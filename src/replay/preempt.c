@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 
 #define EFLAGS_RF (1ull << 16)
 
@@ -198,6 +199,7 @@ static int search(struct replayer *rp, struct ptask *t,
 		  const struct mrr_event *ev, const struct mrr_preempt_extra *x)
 {
 	struct user_regs_struct regs;
+	struct timespec start, now;
 	unsigned long n = 0;
 	char why[160];
 	siginfo_t si;
@@ -210,6 +212,7 @@ static int search(struct replayer *rp, struct ptask *t,
 	    regs.rip == ev->ip && matches(t, x, ev, &regs, why, sizeof(why)) &&
 	    deep_matches(t, ev, &regs, why, sizeof(why)))
 		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
 	if (err) {
 		mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint "
@@ -241,6 +244,15 @@ static int search(struct replayer *rp, struct ptask *t,
 				" among the first %lu matches the recorded "
 				"preemption point (the last: %s)",
 				ev->ip, n, why);
+			return -1;
+		}
+		if (n % 256 == 0 && clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+		    now.tv_sec - start.tv_sec >= REPLAY_PREEMPT_MAX_SEARCH_S) {
+			diverge(rp, t,
+				"no execution of 0x%" PRIx64
+				" in %d s of searching (%lu stops) matches the "
+				"recorded preemption point (the last: %s)",
+				ev->ip, REPLAY_PREEMPT_MAX_SEARCH_S, n, why);
 			return -1;
 		}
 		t->resume_sig = 0; /* the trap is mrr's */

@@ -11,6 +11,9 @@ struct ptask;
 /* At most this many breakpoint stops when searching a point by registers
  * (count 0); more is reported as a divergence. */
 #define REPLAY_PREEMPT_MAX_SEARCH 1000000ul
+/* ...and at most this many seconds: the search keeps mrr busy, where the
+ * watchdog (which watches waits) cannot see it, so it bounds itself. */
+#define REPLAY_PREEMPT_MAX_SEARCH_S 60
 
 /* The debug register slot the search uses (hwbp.h). */
 #define REPLAY_PREEMPT_SLOT 3
