@@ -324,6 +324,15 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	SB_BARRIER();
 	if (c->flags & SB_OPEN) {
 		res = sb_open_untraced(c);
+		/* a lease another process holds: the program's open waits
+		 * for it to be given up, which only the traced call may do
+		 * (no record, so the replay takes the traced path too) */
+		if (res == -EWOULDBLOCK && !(c->args[2] & O_NONBLOCK)) {
+			SB_BARRIER();
+			hdr->busy = 0;
+			SB_BARRIER();
+			return sb_traced(c);
+		}
 	} else {
 		res = sb_untraced(c);
 	}
