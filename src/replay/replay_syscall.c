@@ -716,6 +716,20 @@ static int replay_first_stop(struct replayer *rp, struct ptask *child)
 	return 0;
 }
 
+/* At a syscall stop on the way to a replayed fork's event: whether the
+ * fork goes on. A syscall-entry stop (rax -ENOSYS) does, and so does an
+ * exit with -ERESTARTNOINTR: a signal came while the kernel copied the
+ * process (at replay, SIGCHLD from replayed children that exited), and
+ * the kernel makes the call again once the signal is dealt with. */
+static bool fork_goes_on(struct ptask *t)
+{
+	struct user_regs_struct r;
+
+	if (tracee_get_regs(&t->t, &r) < 0)
+		return false;
+	return (long long)r.rax == -ENOSYS || (long long)r.rax == -513;
+}
+
 static void replay_fork(struct replayer *rp, struct ptask *t,
 			struct user_regs_struct *regs)
 {
@@ -750,10 +764,13 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 		if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
 		    event == PTRACE_EVENT_CLONE)
 			break;
-		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+		if (WSTOPSIG(status) == (SIGTRAP | 0x80) && !fork_goes_on(t)) {
 			diverge(rp, t, "fork failed at replay");
 			return;
 		}
+		/* anything else (a signal the replayed children sent, which
+		 * the trace delivers where it was recorded) is resumed
+		 * without its signal */
 	}
 	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
 	child = ptask_add(rp, (pid_t)ev->result, (pid_t)msg);
