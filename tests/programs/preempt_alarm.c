@@ -52,6 +52,7 @@ int main(void)
 {
 	struct sigaction sa;
 	struct itimerval it = {{0, 0}, {0, 100000}};
+	int retries = 0;
 
 	mt_init();
 	memset(&sa, 0, sizeof(sa));
@@ -69,6 +70,13 @@ int main(void)
 			n++;
 			cur_x = x;
 			cur_n = n;
+		}
+		/* a loaded machine (or a slow recorder) may let the 100 ms
+		 * pass before the loop starts: the signal then comes at the
+		 * syscall's return, natively too; that round is run again */
+		if (n == 0 && retries++ < 5) {
+			round--;
+			continue;
 		}
 		MT_CHECK(n > 0, "no iteration before the alarm");
 		/* the signal may come between the two stores */
