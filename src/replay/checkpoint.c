@@ -42,11 +42,14 @@ struct checkpoint {
 	struct file_copy *copies;
 	size_t ncopies;
 	struct cp_files files;
-	char recent[RECENT_EVENTS][160];
+	char recent[RECENT_EVENTS][RECENT_EVENT_LEN];
 	unsigned nrecent;
 	uint64_t saved_bytes;
 	struct checkpoint *next; /* by event, ascending */
 };
+_Static_assert(sizeof(((struct checkpoint *)0)->recent) ==
+		       sizeof(((struct replayer *)0)->recent),
+	       "a checkpoint keeps the replayer's recent events whole");
 
 struct checkpoints {
 	struct replayer *rp;

@@ -49,6 +49,8 @@ struct ptask {
 };
 
 #define RECENT_EVENTS 10
+/* Bytes of one line of the recent events (a described event). */
+#define RECENT_EVENT_LEN 192
 
 struct replayer {
 	const struct replay_opts *o;
@@ -56,7 +58,7 @@ struct replayer {
 	const struct mrr_trace_info *info;
 	struct ptask *tasks;
 	struct mrr_event ev; /* the event being replayed */
-	char recent[RECENT_EVENTS][192];
+	char recent[RECENT_EVENTS][RECENT_EVENT_LEN];
 	unsigned nrecent;
 	char tmpdir[256]; /* private copies of shared file mappings */
 	int status;	  /* 0 or the MRR_EXIT_* code once stopped */
