@@ -264,6 +264,19 @@ static int search(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
+/* Sets the caller-saved registers that mask leaves out to x's. */
+static void set_uncompared(struct user_regs_struct *regs,
+			   const struct mrr_preempt_extra *x, uint64_t mask)
+{
+	uint64_t w[MRR_NREGS];
+
+	memcpy(w, regs, sizeof(w));
+	for (int i = 0; i < MRR_NREGS; i++)
+		if ((POINT_REGS_CALLER_SAVED >> i & 1) && !(mask >> i & 1))
+			w[i] = x->regs[i];
+	memcpy(regs, w, sizeof(w));
+}
+
 void replay_preempt(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_event *ev = &rp->ev;
@@ -311,6 +324,13 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 			return;
 		}
 	}
+	/* Registers left out of the comparison (what the syscall buffer
+	 * library's code may leave differently: r11 holds the flags of its
+	 * last syscall at record, not at replay) take their recorded values,
+	 * so that the task goes on exactly as at record and the next point,
+	 * which may compare them (no buffered call between the two), finds
+	 * them as recorded. */
+	set_uncompared(&regs, &x, ev->args[3]);
 	/* The resume flag as at record, so that the instruction at ip is
 	 * counted (or not) by the next point's counter as it was then. */
 	regs.eflags = (regs.eflags & ~EFLAGS_RF) |
