@@ -1,5 +1,5 @@
-/* quotactl, bpf and perf_event_open: recorded where mrr knows what the call
- * writes (src/syscalls/cmds.c), refused with a sentence naming the command
+/* quotactl, bpf, perf_event_open and sysfs: recorded where mrr knows what the
+ * call writes (src/syscalls/cmds.c), refused with a sentence naming the command
  * otherwise. Replay emulates them (result and memory from the trace). Also
  * refuses mmap of a perf event or bpf map fd: the kernel writes those
  * pages while the program runs, behind mrr's back. */
@@ -210,6 +210,15 @@ bool rec_cmds_capture(struct rtask *t, int64_t result, struct capture *c)
 		return true;
 	case SYS_perf_event_open:
 		return true;
+	case SYS_sysfs: {
+		char fsname[MRR_SYSFS_NAME_MAX];
+
+		ptr = mrr_sysfs_out(t->args);
+		if (result == 0 && ptr &&
+		    tracee_read_str(&t->t, ptr, fsname, sizeof(fsname)) == 0)
+			capture_add(c, t, ptr, strlen(fsname) + 1);
+		return true;
+	}
 	}
 	return false;
 }

@@ -127,6 +127,8 @@ int mrr_syscall_args_used(long nr, const uint64_t args[6])
 		return futex_args(args[1]);
 	case __NR_openat:
 		return args[2] & (O_CREAT | __O_TMPFILE) ? 4 : 3;
+	case __NR_sysfs: /* 1: a name; 2: an index and a buffer; 3: none */
+		return args[0] == 1 ? 2 : args[0] == 2 ? 3 : 1;
 	}
 	return d->nargs;
 }

@@ -1,7 +1,13 @@
-/* Per-command knowledge of quotactl, bpf and perf_event_open (cmds.h). */
+/* Per-command knowledge of quotactl, bpf, perf_event_open and sysfs
+ * (cmds.h). */
 #include "syscalls/cmds.h"
 
 #include <stddef.h>
+
+uint64_t mrr_sysfs_out(const uint64_t args[6])
+{
+	return args[0] == 2 ? args[2] : 0;
+}
 
 long mrr_quotactl_out(uint64_t cmd, const char **name)
 {

@@ -1,5 +1,6 @@
 /* Per-command knowledge of multiplexed syscalls whose out-parameters depend
- * on a command argument: quotactl/quotactl_fd, bpf and perf_event_open.
+ * on a command argument: quotactl/quotactl_fd, bpf, perf_event_open and
+ * sysfs.
  * Part of the syscall table (src/syscalls/): the recorder asks it what
  * a call writes and whether mrr can record it at all. Read-only data. */
 #ifndef MRR_SYSCALLS_CMDS_H
@@ -10,6 +11,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* sysfs(option, ...): the address of the block the kernel writes when the
+ * call succeeds, or 0. Option 2 (index, buf) writes the name of a file
+ * system type and its NUL at buf: a string whose length the recorder reads
+ * after the call, at most MRR_SYSFS_NAME_MAX bytes (the kernel copies
+ * strlen + 1 bytes of a name it registered). Options 1 and 3 answer in
+ * their result. */
+#define MRR_SYSFS_NAME_MAX 256
+uint64_t mrr_sysfs_out(const uint64_t args[6]);
 
 /* quotactl's cmd (QCMD(subcmd, type)): the bytes the kernel writes at the
  * addr argument when it succeeds (0: nothing), or -1 for a subcommand mrr
