@@ -144,7 +144,10 @@ struct mrr_clone_extra {
 /* MRR_EV_SYSCALL of process_vm_writev into a recorded process (target is
  * its recorded pid): nranges pairs of u64 (remote address, length), then
  * the bytes written there, in order (the sum of the lengths, which is the
- * call's result). Replay writes them into that process at this event. */
+ * call's result). Replay writes them into that process at this event. A
+ * write of more than MRR_VM_WRITE_MAX bytes has nranges 0 and nothing
+ * after it: the event's memory writes hold its ranges and bytes, at the
+ * target's addresses. */
 struct mrr_vm_write_extra {
 	int32_t target;
 	uint32_t nranges;

@@ -81,6 +81,25 @@ int capture_add(struct capture *c, struct rtask *t, uint64_t addr, uint64_t len)
 	return 0;
 }
 
+int capture_put(struct capture *c, uint64_t addr, const void *data,
+		uint64_t len)
+{
+	if (!len)
+		return 0;
+	if (len > MAX_CAPTURE ||
+	    c->nwrites == sizeof(c->writes) / sizeof(c->writes[0]))
+		return -E2BIG;
+	if (grow(&c->data, &c->cap, c->used + len))
+		return -ENOMEM;
+	memcpy(c->data + c->used, data, len);
+	c->writes[c->nwrites].addr = addr;
+	c->writes[c->nwrites].len = len;
+	c->writes[c->nwrites].data = (const void *)(uintptr_t)c->used;
+	c->nwrites++;
+	c->used += len;
+	return 0;
+}
+
 int capture_extra(struct capture *c, const void *data, size_t len)
 {
 	if (grow(&c->extra, &c->extra_cap, c->extra_len + len))

@@ -3,8 +3,10 @@
  * write into that process, at this event, so the recorder stores where the
  * bytes went and the bytes themselves (struct mrr_vm_write_extra, see
  * src/core/events.h); a write into a process outside the recording needs
- * nothing but the result. Writes into mrr's page, and more than
- * MRR_VM_WRITE_MAX bytes in one call, are refused. */
+ * nothing but the result. A write of more than MRR_VM_WRITE_MAX bytes does
+ * not fit an extra: its ranges and bytes become the event's writes (at the
+ * target's addresses) and the extra says only which process (nranges 0).
+ * Writes into mrr's page are refused. */
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "record/rtask.h"
@@ -15,6 +17,11 @@
 #include <sys/uio.h>
 
 #define MAX_IOV 1024 /* UIO_MAXIOV: the kernel refuses more */
+/* a write too big for an event's extra becomes the event's writes: one
+ * per remote range, and as many bytes as mrr holds in memory for one
+ * event (struct capture) */
+#define MAX_BIG_RANGES 64
+#define MAX_BIG_TOTAL  (1ull << 30)
 
 static unsigned long long events(struct recorder *rec)
 {
@@ -58,7 +65,7 @@ bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t)
 {
 	struct iovec *r;
 	uint64_t total = 0;
-	long n, i;
+	long n, i, nonempty = 0;
 
 	if (!recorded(rec, (pid_t)t->args[0]))
 		return false; /* outside the recording: only the result */
@@ -69,6 +76,7 @@ bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t)
 		uint64_t b = (uint64_t)(uintptr_t)r[i].iov_base;
 
 		total += r[i].iov_len;
+		nonempty += r[i].iov_len != 0;
 		if (r[i].iov_len && b < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
 		    b + r[i].iov_len > MRR_PAGE_ADDR) {
 			free(r);
@@ -82,17 +90,49 @@ bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t)
 		}
 	}
 	free(r);
-	if (total > MRR_VM_WRITE_MAX) {
+	/* a big write goes into the event's writes, one per remote range */
+	if (total > MRR_VM_WRITE_MAX &&
+	    (nonempty > MAX_BIG_RANGES || total > MAX_BIG_TOTAL)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d called process_vm_writev of %llu bytes into "
-			 "pid %d at event %llu; mrr records at most %u bytes "
-			 "written into another process in one call, so the "
+			 "%ld ranges of pid %d at event %llu; mrr records a "
+			 "write of more than %u bytes into another process "
+			 "only in at most %d ranges and %llu bytes, so the "
 			 "recording stops here",
-			 t->t.tid, (unsigned long long)total, (int)t->args[0],
-			 events(rec), MRR_VM_WRITE_MAX);
+			 t->t.tid, (unsigned long long)total, nonempty,
+			 (int)t->args[0], events(rec), MRR_VM_WRITE_MAX,
+			 MAX_BIG_RANGES, (unsigned long long)MAX_BIG_TOTAL);
 		return true;
 	}
 	return false;
+}
+
+/* The first `want` bytes of the caller's local buffers (l, nl) into data;
+ * returns how many it read. */
+static size_t read_local(struct rtask *t, const struct iovec *l, long nl,
+			 uint8_t *data, size_t want)
+{
+	uint64_t li = 0, loff = 0;
+	size_t used = 0;
+
+	while (used < want && li < (uint64_t)nl) {
+		uint64_t len = l[li].iov_len - loff;
+
+		if (len > want - used)
+			len = want - used;
+		if (len &&
+		    tracee_read_all(&t->t,
+				    (uint64_t)(uintptr_t)l[li].iov_base + loff,
+				    data + used, len) < 0)
+			break;
+		used += len;
+		loff += len;
+		if (loff == l[li].iov_len) {
+			li++;
+			loff = 0;
+		}
+	}
+	return used;
 }
 
 void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
@@ -100,10 +140,11 @@ void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
 {
 	struct mrr_vm_write_extra x = {0};
 	struct iovec *l = NULL, *r = NULL;
-	uint64_t left, li = 0, loff = 0;
-	long nl, nr, i;
+	uint64_t left, off = 0;
 	uint8_t *data = NULL;
-	size_t used = 0;
+	bool big = (uint64_t)result > MRR_VM_WRITE_MAX;
+	long nl, nr, i;
+	size_t used;
 
 	if (result <= 0 || !recorded(rec, (pid_t)t->args[0]))
 		return;
@@ -112,10 +153,22 @@ void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
 	data = malloc((size_t)result);
 	if (nl < 0 || nr < 0 || !data)
 		goto out;
-	/* the remote ranges the first `result` bytes went to */
+	used = read_local(t, l, nl, data, (size_t)result);
+	if (used != (size_t)result) {
+		/* the kernel read them a moment ago: only a racing munmap
+		 * by another thread could do this */
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d: cannot read back what its process_vm_writev "
+			 "wrote into pid %d at event %llu",
+			 t->t.tid, (int)t->args[0], events(rec));
+		goto out;
+	}
+	/* the remote ranges the first `result` bytes went to: in the extra
+	 * with the bytes after them, or, for a write too big for an extra,
+	 * as the event's writes at the target's addresses (nranges 0) */
 	x.target = (int32_t)t->args[0];
 	left = (uint64_t)result;
-	for (i = 0; i < nr && left; i++) {
+	for (i = 0; !big && i < nr && left; i++) {
 		uint64_t len = r[i].iov_len < left ? r[i].iov_len : left;
 
 		if (!len)
@@ -132,38 +185,23 @@ void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
 		if (!rg[1])
 			continue;
 		rg[0] = (uint64_t)(uintptr_t)r[i].iov_base;
-		capture_extra(c, rg, sizeof(rg));
+		if (!big) {
+			capture_extra(c, rg, sizeof(rg));
+		} else if (capture_put(c, rg[0], data + off, rg[1]) < 0) {
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d: mrr ran out of memory for the "
+				 "%llu bytes its process_vm_writev wrote into "
+				 "pid %d at event %llu",
+				 t->t.tid, (unsigned long long)result,
+				 (int)t->args[0], events(rec));
+			c->extra_len = 0;
+			goto out;
+		}
+		off += rg[1];
 		left -= rg[1];
 	}
-	/* the bytes: the first `result` bytes of the local buffers */
-	while (used < (size_t)result && li < (uint64_t)nl) {
-		uint64_t len = l[li].iov_len - loff;
-
-		if (len > (size_t)result - used)
-			len = (size_t)result - used;
-		if (len &&
-		    tracee_read_all(&t->t,
-				    (uint64_t)(uintptr_t)l[li].iov_base + loff,
-				    data + used, len) < 0)
-			break;
-		used += len;
-		loff += len;
-		if (loff == l[li].iov_len) {
-			li++;
-			loff = 0;
-		}
-	}
-	if (used != (size_t)result) {
-		/* the kernel read them a moment ago: only a racing munmap
-		 * by another thread could do this */
-		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "pid %d: cannot read back what its process_vm_writev "
-			 "wrote into pid %d at event %llu",
-			 t->t.tid, (int)t->args[0], events(rec));
-		c->extra_len = 0;
-		goto out;
-	}
-	capture_extra(c, data, used);
+	if (!big)
+		capture_extra(c, data, used);
 out:
 	free(data);
 	free(l);

@@ -208,6 +208,10 @@ void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child);
 void capture_reset(struct capture *c);
 int capture_add(struct capture *c, struct rtask *t, uint64_t addr,
 		uint64_t len);
+/* Adds a write of len bytes at addr holding data (bytes mrr has, not read
+ * from the task): -E2BIG when the capture is full. */
+int capture_put(struct capture *c, uint64_t addr, const void *data,
+		uint64_t len);
 int capture_extra(struct capture *c, const void *data, size_t len);
 void rec_write_event(struct recorder *rec, struct rtask *t,
 		     struct mrr_event *ev, struct capture *c);
