@@ -12,6 +12,7 @@
 
 #include <asm/unistd.h>
 #include <linux/fcntl.h>
+#include <linux/sched.h>
 #include <linux/futex.h>
 #include <linux/mman.h>
 #include <linux/prctl.h>
@@ -108,6 +109,22 @@ static int futex_args(uint64_t op)
 	return 6;
 }
 
+/* clone (x86-64 order: flags, stack, parent tid, child tid, tls): glibc's
+ * clone() is variadic, and a caller that passes no tls or tid addresses
+ * leaves garbage in those registers (stress-ng's sigpipe stressor). Counted
+ * from the first, so with CLONE_SETTLS the tid addresses count even when
+ * unused. */
+static int clone_args(uint64_t flags)
+{
+	if (flags & CLONE_SETTLS)
+		return 5;
+	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID))
+		return 4;
+	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD))
+		return 3;
+	return 2;
+}
+
 int mrr_syscall_args_used(long nr, const uint64_t args[6])
 {
 	const struct mrr_syscall_desc *d = mrr_syscall_lookup(nr);
@@ -119,6 +136,8 @@ int mrr_syscall_args_used(long nr, const uint64_t args[6])
 		return prctl_args(args[0]);
 	case __NR_mremap:
 		return args[3] & MREMAP_FIXED ? 5 : 4;
+	case __NR_clone:
+		return clone_args(args[0]);
 	case __NR_fcntl:
 		return fcntl_no_arg(args[1]) ? 2 : 3;
 	case __NR_open:

@@ -129,7 +129,7 @@ long mrr_syscall_by_name(const char *name);
 /* How many argument registers, from the first, the kernel reads for this
  * call given its arguments (args.c): the table's count, fewer where an
  * earlier argument decides (prctl's option, mremap's flags, fcntl's
- * command, open's flags). 0 for numbers not in the table. */
+ * command, open's flags, clone's flags). 0 for numbers not in the table. */
 int mrr_syscall_args_used(long nr, const uint64_t args[6]);
 
 /* Whether the call may wait for another task (a futex wait, a read of a
