@@ -1116,6 +1116,7 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 {
 	int status, want = (int)rp->ev.result;
 	struct user_regs_struct regs;
+	bool killed;
 
 	if (t->dead || t->dying) { /* its process is ending */
 		if (replay_reap_thread(rp, t, &status) < 0)
@@ -1124,8 +1125,9 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 	}
 	/* SIGKILL from outside: no stop showed where; nothing the task did
 	 * after its last event was seen, so it dies here. */
-	if (rp->ev.nr == -1 && WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL &&
-	    !t->resume_sig) {
+	killed = rp->ev.nr == -1 && WIFSIGNALED(want) &&
+		 WTERMSIG(want) == SIGKILL;
+	if (killed && !t->resume_sig) {
 		kill(t->t.tid, SIGKILL);
 		t->stopped = false;
 	}
@@ -1134,6 +1136,16 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 			return;
 		if (WIFEXITED(status) || WIFSIGNALED(status))
 			break;
+		if (killed && (status >> 16) == PTRACE_EVENT_SECCOMP) {
+			/* The signal it took last (a SIGSTOP that interrupted
+			 * a pause, say) ran its course, and the task made a
+			 * call that never returned at record: the kill came
+			 * while it waited in it (or before it ran, which
+			 * looks the same). */
+			kill(t->t.tid, SIGKILL);
+			t->stopped = false;
+			continue;
+		}
 		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
 		    tracee_get_regs(&t->t, &regs) == 0 &&
 		    regs.orig_rax != SYS_exit &&
