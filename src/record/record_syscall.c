@@ -330,7 +330,7 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 			 (unsigned long long)ev_count(rec));
 		return;
 	}
-	if (!rec_seccomp_entry(rec, t))
+	if (rec_virt_filter_denied(rec, t) || !rec_seccomp_entry(rec, t))
 		return;
 	if (rec_signals_mrr(t)) {
 		skip_syscall(rec, t, 0);

@@ -2,20 +2,24 @@
  * out of the program's sight. mrr turns address-space randomisation off
  * (ADDR_NO_RANDOMIZE in the personality), makes rdtsc trap (PR_SET_TSC)
  * and installs a seccomp filter; natively the program would see none of
- * these. Each task carries what it would see (struct rtask.virt): the rdtsc
- * mode, whether it asked for ADDR_NO_RANDOMIZE itself, and its seccomp
- * mode. A child inherits them at fork and an exec keeps them, as the kernel
- * does. The calls that read or change them are answered from that state and
- * recorded as skipped calls (replay emulates them: result and memory);
- * personality runs for real, with ADDR_NO_RANDOMIZE kept on, and its result
- * is corrected. */
+ * these, nor the no_new_privs bit mrr's filter needs. Each task carries
+ * what it would see (struct rtask.virt): the rdtsc mode, whether it asked
+ * for ADDR_NO_RANDOMIZE itself, its seccomp mode and no_new_privs. A child
+ * inherits them at fork and an exec keeps them, as the kernel does. The calls
+ * that read or change them are answered from that state and recorded as skipped
+ * calls (replay emulates them: result and memory); personality runs for real,
+ * with ADDR_NO_RANDOMIZE kept on, and its result is corrected. */
 #define _GNU_SOURCE
 #include "core/events.h"
+#include "core/seccomp_filter.h"
 #include "record/rtask.h"
 
 #include <errno.h>
+#include <linux/capability.h>
+#include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
@@ -37,6 +41,66 @@ static void virt_init(struct rtask *t)
 	t->virt.norand = persona != -1 && (persona & ADDR_NO_RANDOMIZE);
 	seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0);
 	t->virt.seccomp = seccomp > 0 ? seccomp : 0;
+	t->virt.nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
+}
+
+/* Whether tid has CAP_SYS_ADMIN in its effective set (/proc/TID/status). */
+static bool has_sys_admin(pid_t tid)
+{
+	unsigned long long eff = 0;
+	char path[64], line[256];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return true; /* cannot tell: let the kernel decide */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return !found || (eff & (1ULL << CAP_SYS_ADMIN));
+}
+
+/* The checks the kernel makes on a filter install before the one for
+ * no_new_privs or CAP_SYS_ADMIN: the flags (seccomp() only), then the
+ * struct sock_fprog it reads and its length. True when they pass, so that
+ * the install would fail with EACCES natively. */
+static bool filter_checks_pass(struct rtask *t)
+{
+	const uint64_t mask = SECCOMP_FILTER_FLAG_TSYNC |
+			      SECCOMP_FILTER_FLAG_LOG |
+			      SECCOMP_FILTER_FLAG_SPEC_ALLOW |
+			      SECCOMP_FILTER_FLAG_NEW_LISTENER |
+			      SECCOMP_FILTER_FLAG_TSYNC_ESRCH |
+			      SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV;
+	uint64_t flags = t->nr == SYS_seccomp ? t->args[1] : 0;
+	struct sock_fprog prog;
+
+	if (flags & ~mask)
+		return false;
+	if ((flags & SECCOMP_FILTER_FLAG_TSYNC) &&
+	    (flags & SECCOMP_FILTER_FLAG_NEW_LISTENER) &&
+	    !(flags & SECCOMP_FILTER_FLAG_TSYNC_ESRCH))
+		return false;
+	if ((flags & SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV) &&
+	    !(flags & SECCOMP_FILTER_FLAG_NEW_LISTENER))
+		return false;
+	if (tracee_read_all(&t->t, t->args[2], &prog, sizeof(prog)) < 0)
+		return false;
+	return prog.len > 0 && prog.len <= BPF_MAXINSNS;
+}
+
+bool rec_virt_filter_denied(struct recorder *rec, struct rtask *t)
+{
+	struct capture c = {0};
+
+	virt_init(t);
+	if (t->virt.nnp || !mrr_seccomp_installs_filter(t->nr, t->args) ||
+	    !filter_checks_pass(t) || has_sys_admin(t->t.tid))
+		return false;
+	rec_skip_syscall(rec, t, -EACCES, &c);
+	return true;
 }
 
 void rec_virt_inherit(struct rtask *child, struct rtask *parent)
@@ -92,6 +156,11 @@ bool rec_virt_entry(struct recorder *rec, struct rtask *t)
 	case PR_GET_SECCOMP:
 		rec_skip_syscall(rec, t, t->virt.seccomp, &c);
 		return true;
+	case PR_GET_NO_NEW_PRIVS:
+		if (t->args[1] || t->args[2] || t->args[3] || t->args[4])
+			return false; /* EINVAL, from the kernel */
+		rec_skip_syscall(rec, t, t->virt.nnp, &c);
+		return true;
 	}
 	return false;
 }
@@ -119,6 +188,8 @@ void rec_virt_exit(struct rtask *t, struct user_regs_struct *regs)
 	case SYS_prctl:
 		if (t->args[0] == PR_SET_SECCOMP && result == 0)
 			t->virt.seccomp = (int)t->args[1];
+		if (t->args[0] == PR_SET_NO_NEW_PRIVS && result == 0)
+			t->virt.nnp = true;
 		return;
 	case SYS_seccomp:
 		if (result < 0)

@@ -118,6 +118,7 @@ struct rtask {
 		bool norand; /* ADDR_NO_RANDOMIZE, as the program set it */
 		int tsc;     /* PR_GET_TSC */
 		int seccomp; /* PR_GET_SECCOMP */
+		bool nnp;    /* PR_GET_NO_NEW_PRIVS */
 	} virt;
 	bool filter_rewritten; /* seccomp filter install: rdx points at
 				* mrr's rewrite until the exit */
@@ -255,6 +256,10 @@ bool rec_virt_entry(struct recorder *rec, struct rtask *t);
 /* At exit, before the event is written: may correct regs->rax. */
 void rec_virt_exit(struct rtask *t, struct user_regs_struct *regs);
 void rec_virt_inherit(struct rtask *child, struct rtask *parent);
+/* At the entry of a seccomp filter install, before mrr rewrites it: true
+ * when the call was answered (EACCES, recorded) here, because natively the
+ * task would have neither no_new_privs nor CAP_SYS_ADMIN. */
+bool rec_virt_filter_denied(struct recorder *rec, struct rtask *t);
 
 /* record_sbuf.c */
 void rec_sbuf_flush(struct recorder *rec, struct rtask *t);
