@@ -201,6 +201,27 @@ static void write_sched(struct recorder *rec, struct rtask *t, int reason)
 	rec_write_event(rec, t, &ev, &c);
 }
 
+/* Whether a runner whose timeslice is over lets another task run at the
+ * entry of its call t->nr, before the call runs (timeslice_at_entry), rather
+ * than once it is in the kernel. */
+static bool switch_at_entry(struct rtask *t)
+{
+	if (!mrr_syscall_lookup(t->nr) || mrr_syscall_may_block(t->nr, t->args))
+		return false;
+	switch (t->nr) {
+	case SYS_clone:
+	case SYS_clone3:
+	case SYS_fork:
+	case SYS_vfork:
+	case SYS_execve:
+	case SYS_execveat:
+	case SYS_exit:
+	case SYS_exit_group:
+		return false;
+	}
+	return true;
+}
+
 /* After t's stop was handled while it held the slot: does it keep it? */
 static void after_dispatch(struct recorder *rec, struct rtask *t)
 {
@@ -239,7 +260,7 @@ static void after_dispatch(struct recorder *rec, struct rtask *t)
 		why = buf;
 		reason = MRR_SCHED_BLOCKS;
 		t->blocked = true;
-	} else if (t->in_syscall && has_parked(rec, g) &&
+	} else if (t->in_syscall && !switch_at_entry(t) && has_parked(rec, g) &&
 		   now_ms() - g->since_ms >= TIMESLICE_MS) {
 		snprintf(buf, sizeof(buf), "used its timeslice, in %s",
 			 syscall_name(t->nr));
@@ -261,6 +282,47 @@ static void after_dispatch(struct recorder *rec, struct rtask *t)
 	hand_over(rec, g, t->t.tid, why);
 }
 
+/* At the entry stop of a traced call, before it runs: a runner whose
+ * timeslice is over lets another task run here, so that the call takes
+ * effect at its place in the trace. Let into the kernel first, the call
+ * would run while the others run, and one that the replay executes
+ * (mprotect, munmap, sigaction...) would change what they see earlier at
+ * record than at replay (LTP signal06: another thread's mprotect made an
+ * alternate signal stack read-only while a signal frame went onto it at
+ * record, and only after it at replay). Calls that may block are let in,
+ * as they wait for the others (after_dispatch); so are those that create
+ * or end tasks, which after_dispatch handles at their exit. */
+static bool timeslice_at_entry(struct recorder *rec, struct rtask *t,
+			       int status)
+{
+	struct rgroup *g = t->grp;
+	char why[96];
+	int i;
+
+	if (!WIFSTOPPED(status) || (status >> 16) != PTRACE_EVENT_SECCOMP ||
+	    !t->started || !t->first_stop_seen || t->vfork_child ||
+	    t->has_held_stop || (t->held && !t->released) ||
+	    !has_parked(rec, g) || now_ms() - g->since_ms < TIMESLICE_MS)
+		return false;
+	if (tracee_get_regs(&t->t, &t->entry_regs) < 0)
+		return false;
+	t->nr = (long)t->entry_regs.orig_rax;
+	for (i = 0; i < 6; i++)
+		t->args[i] = regs_arg(&t->entry_regs, i);
+	if (!switch_at_entry(t))
+		return false;
+	/* its buffered calls go before the sched event, as after_dispatch
+	 * has them */
+	rec_sbuf_flush(rec, t);
+	write_sched(rec, t, MRR_SCHED_TIMESLICE);
+	park(rec, t, status);
+	g->runner = NULL;
+	snprintf(why, sizeof(why), "used its timeslice, at %s",
+		 syscall_name(t->nr));
+	hand_over(rec, g, t->t.tid, why);
+	return true;
+}
+
 void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 {
 	struct rgroup *g = t->grp;
@@ -275,6 +337,8 @@ void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 		return;
 	}
 	new_runner(g, t);
+	if (timeslice_at_entry(rec, t, status))
+		return;
 	rec_dispatch_stop(rec, t, status);
 	after_dispatch(rec, t);
 }
