@@ -22,8 +22,21 @@ bool rec_ioctl_entry(struct recorder *rec, struct rtask *t)
 	const char *name;
 	uint32_t size;
 
-	if (t->nr != SYS_ioctl ||
-	    mrr_ioctl_out(t->args[1], &size, &name) != MRR_IOCTL_UNKNOWN)
+	int kind;
+
+	if (t->nr != SYS_ioctl)
+		return false;
+	kind = mrr_ioctl_out(t->args[1], &size, &name);
+	if (kind == MRR_IOCTL_REFUSED) {
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d called ioctl %s on fd %d at event %llu; %s, "
+			 "so the recording stops here",
+			 t->t.tid, name, (int)t->args[0],
+			 (unsigned long long)mrr_trace_writer_events(rec->w),
+			 mrr_ioctl_refusal(t->args[1]));
+		return true;
+	}
+	if (kind != MRR_IOCTL_UNKNOWN)
 		return false;
 	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 		 "pid %d called ioctl request 0x%llx on fd %d at event %llu; "

@@ -299,9 +299,19 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		return;
 	}
 	if (d->cls == MRR_SC_UNSUPPORTED) {
-		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "unsupported syscall %s (%ld) at event %llu", d->name,
-			 t->nr, (unsigned long long)ev_count(rec));
+		const char *why = mrr_syscall_refusal(t->nr);
+
+		if (why)
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d called %s at event %llu; %s, so the "
+				 "recording stops here",
+				 t->t.tid, d->name,
+				 (unsigned long long)ev_count(rec), why);
+		else
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "unsupported syscall %s (%ld) at event %llu",
+				 d->name, t->nr,
+				 (unsigned long long)ev_count(rec));
 		return;
 	}
 	if (rec_writes_proc_mem(t, memfile, sizeof(memfile))) {

@@ -222,6 +222,9 @@ static const struct ioctl_desc ioctls[] = {
 	NONE(0x4C80, "LOOP_CTL_ADD"),
 	NONE(0x4C81, "LOOP_CTL_REMOVE"),
 	NONE(0x4C82, "LOOP_CTL_GET_FREE"),
+	/* userfaultfd: linux/userfaultfd.h; UFFDIO_REGISTER hands the
+	 * program's page faults in a range to whoever reads the fd */
+	{0xC020AA00, MRR_IOCTL_REFUSED, 32, "UFFDIO_REGISTER"},
 	/* cdrom: linux/cdrom.h; the probes that mkfs and libblkid make of
 	 * every block device, and the table-of-contents reads */
 	OUT(0x5305, 2, "CDROMREADTOCHDR"),
@@ -238,6 +241,18 @@ static const struct ioctl_desc ioctls[] = {
 	OUT(0x5395, 8, "CDROM_LAST_WRITTEN"),
 	OUT(0x0301, 16, "HDIO_GETGEO"),
 };
+
+const char *mrr_ioctl_refusal(uint64_t req)
+{
+	switch (req & 0xffffffffu) {
+	case 0xC020AA00: /* UFFDIO_REGISTER */
+		return "from then on a fault on those pages waits until "
+		       "another thread fills them (UFFDIO_COPY...), at a "
+		       "moment no syscall of the faulting thread marks, which "
+		       "mrr cannot record";
+	}
+	return NULL;
+}
 
 int mrr_ioctl_out(uint64_t req, uint32_t *size, const char **name)
 {

@@ -122,3 +122,43 @@ uint64_t mrr_out_rule_len(const struct mrr_out_rule *rule,
 		return 0;
 	}
 }
+
+const char *mrr_syscall_refusal(long nr)
+{
+	switch (nr) {
+	case 206: /* io_setup */
+	case 207: /* io_destroy */
+	case 208: /* io_getevents */
+	case 209: /* io_submit */
+	case 210: /* io_cancel */
+	case 333: /* io_pgetevents */
+		return "Linux AIO completes requests in the background, "
+		       "writing the program's buffers and the completion ring "
+		       "in its memory outside any syscall, which mrr cannot "
+		       "record";
+	case 425: /* io_uring_setup */
+	case 426: /* io_uring_enter */
+	case 427: /* io_uring_register */
+		return "io_uring's kernel workers run the program's requests "
+		       "and write its buffers and the rings it shares with "
+		       "the kernel outside any syscall, which mrr cannot "
+		       "record";
+	case 134: /* uselib */
+		return "the kernel loads an a.out library that mrr cannot "
+		       "store";
+	case 172: /* iopl */
+	case 173: /* ioperm */
+		return "I/O port instructions would then read hardware "
+		       "without a syscall, which mrr cannot record";
+	case 175: /* init_module */
+	case 176: /* delete_module */
+	case 313: /* finit_module */
+	case 246: /* kexec_load */
+	case 320: /* kexec_file_load */
+		return "it changes the running kernel, which a replay "
+		       "cannot do again";
+	case 453: /* map_shadow_stack */
+		return "mrr does not record shadow stacks";
+	}
+	return NULL;
+}

@@ -146,12 +146,23 @@ enum mrr_ioctl_out {
 			     * bytes at ifc_buf as updated */
 	MRR_IOCTL_UNKNOWN,  /* an old-style number mrr does not know: what
 			     * it writes cannot be recorded */
+	MRR_IOCTL_REFUSED,  /* known, and refused: what it starts cannot be
+			     * recorded (mrr_ioctl_refusal says why) */
 };
 
 /* Returns the enum mrr_ioctl_out for req, with the size and, for listed
  * requests, the name ("VT_GETSTATE", else NULL). _IOC_READ requests write
  * their _IOC_SIZE. */
 int mrr_ioctl_out(uint64_t req, uint32_t *size, const char **name);
+
+/* For a MRR_IOCTL_REFUSED request: why mrr refuses it, a clause that
+ * follows "the program called REQ at event N;" ("the kernel then ..."),
+ * else NULL. */
+const char *mrr_ioctl_refusal(uint64_t req);
+
+/* For a syscall the table marks MRR_SC_UNSUPPORTED: why mrr refuses it, a
+ * clause in the same style, or NULL when the table gives no reason. */
+const char *mrr_syscall_refusal(long nr);
 
 /* Bytes the kernel may have written for rule, given the call's six argument
  * registers, its result (negative errno on failure) and, for the LENPTR

@@ -5,15 +5,22 @@
  *   perf_breakpoint  perf_event_open of a hardware breakpoint
  *   perf_mmap        mmap of a counting perf event's fd
  *   quota_xfs        quotactl(Q_XGETQSTAT)
+ *   io_setup         Linux AIO's io_setup
+ *   io_uring_setup   io_uring_setup
+ *   uffd_register    ioctl(UFFDIO_REGISTER) of a userfaultfd (user-mode
+ *                    faults only, which an unprivileged user may ask for)
  * Natively each makes its call, whatever the kernel answers, and prints
  * PASS. */
+#include <fcntl.h>
 #include <linux/bpf.h>
+#include <linux/userfaultfd.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/quota.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -80,6 +87,30 @@ int main(int argc, char **argv)
 		char buf[256];
 
 		r = quotactl(QCMD(Q_XGETQSTAT, USRQUOTA), "/", 0, buf);
+	} else if (!strcmp(mode, "io_setup")) {
+		unsigned long ctx = 0;
+
+		r = syscall(SYS_io_setup, 8, &ctx);
+	} else if (!strcmp(mode, "io_uring_setup")) {
+		char params[120];
+
+		memset(params, 0, sizeof(params));
+		r = syscall(SYS_io_uring_setup, 8, params);
+	} else if (!strcmp(mode, "uffd_register")) {
+		long fd = syscall(SYS_userfaultfd,
+				  O_CLOEXEC | UFFD_USER_MODE_ONLY);
+		struct uffdio_api api = {.api = UFFD_API};
+		struct uffdio_register reg;
+		void *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (fd >= 0 && ioctl((int)fd, UFFDIO_API, &api) == 0) {
+			memset(&reg, 0, sizeof(reg));
+			reg.range.start = (uint64_t)(uintptr_t)p;
+			reg.range.len = 4096;
+			reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+			r = ioctl((int)fd, UFFDIO_REGISTER, &reg);
+		}
 	} else {
 		fprintf(stderr, "unknown mode '%s'\n", mode);
 		return 2;
