@@ -329,13 +329,21 @@ TEST(SyscallTable, ReplayClassesOfKeyCalls)
 			      "perf_event_open",
 			      "bpf",
 			      "quotactl",
-			      "quotactl_fd"})
+			      "quotactl_fd",
+			      "sysfs"})
 		ExpectClass(n, MRR_SC_SPECIAL);
 	for (const char *n :
 	     {"io_uring_setup", "io_uring_enter", "io_uring_register",
-	      "userfaultfd", "kexec_load", "kexec_file_load", "init_module",
-	      "finit_module", "delete_module", "io_setup", "map_shadow_stack"})
+	      "kexec_load", "kexec_file_load", "init_module", "finit_module",
+	      "delete_module", "io_setup", "map_shadow_stack"}) {
 		ExpectClass(n, MRR_SC_UNSUPPORTED);
+		/* a deliberate refusal says why */
+		EXPECT_NE(mrr_syscall_refusal(mrr_syscall_by_name(n)), nullptr)
+			<< n;
+	}
+	ExpectClass("userfaultfd",
+		    MRR_SC_EMULATE); /* UFFDIO_REGISTER: refused */
+	ExpectClass("remap_file_pages", MRR_SC_EXECUTE);
 	for (const char *n :
 	     {"read",	       "write",	     "openat",	"close",
 	      "fstat",	       "newfstatat", "statx",	"getdents64",
@@ -870,3 +878,25 @@ TEST(SyscallRulesVsKernel, NewerCalls)
 }
 
 } // namespace
+
+TEST(SyscallTable, IoctlsOfLoopDevicesAndRefusals)
+{
+	uint32_t size;
+	const char *name;
+
+	/* answers in its result: nothing written */
+	EXPECT_EQ(mrr_ioctl_out(0x4C82, &size, &name), MRR_IOCTL_NONE);
+	EXPECT_STREQ(name, "LOOP_CTL_GET_FREE");
+	/* struct loop_info64 */
+	EXPECT_EQ(mrr_ioctl_out(0x4C05, &size, &name), MRR_IOCTL_FIXED);
+	EXPECT_EQ(size, 232u);
+	/* BLKROTATIONAL writes an unsigned short */
+	EXPECT_EQ(mrr_ioctl_out(0x127E, &size, &name), MRR_IOCTL_FIXED);
+	EXPECT_EQ(size, 2u);
+	/* an unlisted loop request is still refused as unknown */
+	EXPECT_EQ(mrr_ioctl_out(0x4C7F, &size, &name), MRR_IOCTL_UNKNOWN);
+	EXPECT_EQ(mrr_ioctl_out(0xC020AA00, &size, &name), MRR_IOCTL_REFUSED);
+	EXPECT_STREQ(name, "UFFDIO_REGISTER");
+	EXPECT_NE(mrr_ioctl_refusal(0xC020AA00), nullptr);
+	EXPECT_EQ(mrr_ioctl_refusal(0x4C82), nullptr);
+}
