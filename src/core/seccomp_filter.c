@@ -179,6 +179,10 @@ uint32_t mrr_seccomp_sbuf_bits(struct tracee *t, long nr, const uint64_t *args)
 	uint32_t bits = 0;
 	FILE *f;
 
+	if (nr == SYS_prctl && args[0] == 59 /* PR_SET_SYSCALL_USER_DISPATCH */)
+		return args[1] ? MRR_SYSCALLBUF_NO_PROBE |
+					 MRR_SYSCALLBUF_NO_BUFFER
+			       : 0;
 	if (nr >= 0) {
 		bits = MRR_SYSCALLBUF_NO_PROBE;
 		if (mrr_seccomp_installs_filter(nr, args) &&

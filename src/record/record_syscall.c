@@ -285,10 +285,14 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		rec_sbuf_no_probe(t);
 		break;
 	case SYS_prctl:
-		if (t->args[0] == PR_SET_SECCOMP)
+		if (t->args[0] == PR_SET_SECCOMP ||
+		    t->args[0] == PR_SET_SYSCALL_USER_DISPATCH)
 			rec_sbuf_no_probe(t);
 		break;
 	}
+	/* the kernel makes this check before seccomp's */
+	if (rec_sud_entry(rec, t) || rec_sud_prctl(rec, t))
+		return;
 	d = mrr_syscall_lookup(t->nr);
 
 	if (!d || d->cls == MRR_SC_UNKNOWN) {

@@ -310,7 +310,8 @@ static void record_exec(struct recorder *rec, struct rtask *t)
 
 	t->started = true;
 	t->sbuf_addr = 0;
-	t->dumpable = 1; /* a new image is dumpable again */
+	t->dumpable = 1;		    /* a new image is dumpable again */
+	memset(&t->sud, 0, sizeof(t->sud)); /* exec turns dispatch off */
 	if (tracee_open_mem(&t->t) < 0)
 		mrr_debug("pid %d: cannot open its memory", t->t.tid);
 	mrr_pagemap_close(t->pagemap);

@@ -120,6 +120,15 @@ struct rtask {
 		int seccomp; /* PR_GET_SECCOMP */
 		bool nnp;    /* PR_GET_NO_NEW_PRIVS */
 	} virt;
+	/* syscall user dispatch as the program set it (sud.c): calls from
+	 * ip with ip - off >= len are dispatched, unless the selector byte at
+	 * sel (when not 0) says ALLOW; the code ranges of libc and mrr's
+	 * preload library, found when it was turned on */
+	struct rec_sud {
+		bool on;
+		uint64_t off, len, sel;
+		uint64_t libc_lo, libc_hi, preload_lo, preload_hi;
+	} sud;
 	bool filter_rewritten; /* seccomp filter install: rdx points at
 				* mrr's rewrite until the exit */
 	/* PR_GET_DUMPABLE as the program set it (0: its parent's; 1: yes;
@@ -261,6 +270,15 @@ void rec_virt_inherit(struct rtask *child, struct rtask *parent);
  * task would have neither no_new_privs nor CAP_SYS_ADMIN. */
 bool rec_virt_filter_denied(struct recorder *rec, struct rtask *t);
 
+/* sud.c: syscall user dispatch. At the entry of prctl
+ * (PR_SET_SYSCALL_USER_DISPATCH): true when answered (and recorded) here.
+ * At the entry of any other call of the program: true when the call was
+ * dispatched (skipped, SIGSYS on its way) or the recording stopped. */
+bool rec_sud_prctl(struct recorder *rec, struct rtask *t);
+bool rec_sud_entry(struct recorder *rec, struct rtask *t);
+/* Whether si is the SIGSYS of a dispatched call. */
+bool rec_sud_signal(const siginfo_t *si);
+
 /* record_sbuf.c */
 void rec_sbuf_flush(struct recorder *rec, struct rtask *t);
 int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t);
@@ -281,6 +299,8 @@ void rec_seccomp_exit(struct rtask *t, struct user_regs_struct *regs);
  * mrr's process group or to every process. mrr takes no signal from the
  * program it records: such a call is skipped, with result 0. */
 bool rec_signals_mrr(struct rtask *t);
+/* Whether sig is blocked or ignored in tid (/proc/TID/status). */
+bool rec_sig_blocked_or_ignored(pid_t tid, int sig);
 /* Whether si (in mrr's SIGINT/TERM/HUP handler) was sent by a process mrr
  * traces, e.g. kill(0, SIGINT) to the whole process group. Such a signal is
  * not the user's: it does not stop the recording. Async-signal-safe. */

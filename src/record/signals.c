@@ -109,7 +109,7 @@ void rec_write_signal(struct recorder *rec, struct rtask *t,
 }
 
 /* Whether sig is blocked or ignored in tid (/proc/PID/status). */
-static bool blocked_or_ignored(pid_t tid, int sig)
+bool rec_sig_blocked_or_ignored(pid_t tid, int sig)
 {
 	char path[64], line[256];
 	unsigned long long bit = 1ull << (sig - 1), v;
@@ -156,7 +156,7 @@ static bool tsc_fault(struct recorder *rec, struct rtask *t,
 		*emulate = true;
 		return false;
 	}
-	if (blocked_or_ignored(t->t.tid, SIGSEGV)) {
+	if (rec_sig_blocked_or_ignored(t->t.tid, SIGSEGV)) {
 		/* the kernel would force it (unblock, SIG_DFL) and kill the
 		 * task; an injected signal is queued or ignored instead */
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
@@ -318,7 +318,9 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		t->injecting = false;
 		ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &si);
 	}
-	if (is_sync(&si)) {
+	/* a dispatched call's SIGSYS does not come back by itself at
+	 * replay: it is delivered at the call's exit (sud.c) */
+	if (is_sync(&si) && !rec_sud_signal(&si)) {
 		rec_write_signal(rec, t, &regs, &si, MRR_SIG_SYNC);
 		t->have_exit_regs = false;
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);

@@ -1116,7 +1116,9 @@ static void run_syscall(struct replayer *rp, struct ptask *t,
 	if (ev->nr == MRR_SYSCALL_REGISTER && replay_sbuf_register(rp, t) < 0)
 		return;
 	if (ev->nr == SYS_seccomp ||
-	    (ev->nr == SYS_prctl && ev->args[0] == 22 /* PR_SET_SECCOMP */))
+	    (ev->nr == SYS_prctl &&
+	     (ev->args[0] == 22 /* PR_SET_SECCOMP */ ||
+	      ev->args[0] == 59 /* PR_SET_SYSCALL_USER_DISPATCH */)))
 		replay_sbuf_no_probe(rp, t);
 	if (ev->flags & MRR_EVF_SKIPPED) {
 		emulate(rp, t, &regs);
