@@ -1,6 +1,7 @@
 /* Recording memory syscalls: the exact pages a madvise dropped (from
  * pagemap before and after the call), and the files behind mmaps. */
 #include "core/events.h"
+#include "core/exitcodes.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/procmap.h"
@@ -18,6 +19,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #ifndef MADV_DONTNEED_LOCKED
@@ -455,6 +457,51 @@ static uint32_t file_ident(struct recorder *rec, struct rtask *t, int fd)
 	return 0;
 }
 
+#define SECRETMEM_MAGIC 0x5345434d /* linux/magic.h */
+
+/* A mapping of a memfd_secret file: nobody but the program can read its
+ * pages (not mrr, not /proc/PID/mem), so they cannot be stored. The first
+ * mapping of such a file holds zeros, as a fresh shared anonymous mapping
+ * does, and the replay maps one (like /dev/zero's): from then on the
+ * program's own writes fill both alike. A file mapped again may hold what
+ * the program wrote through its earlier mapping, which mrr cannot give the
+ * replay: refused. Returns 1 for a first mapping (no contents to store),
+ * -1 when it stopped the recording, 0 for other files. */
+static int secret_mapping(struct recorder *rec, struct rtask *t, int fd,
+			  struct capture *c)
+{
+	char path[64];
+	struct statfs sfs;
+	struct stat st;
+	unsigned long long *v;
+	size_t i;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
+	if (statfs(path, &sfs) < 0 || sfs.f_type != SECRETMEM_MAGIC ||
+	    stat(path, &st) < 0)
+		return 0;
+	for (i = 0; i < rec->nsecret; i++)
+		if (rec->secret_inos[i] == (unsigned long long)st.st_ino) {
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d mapped a memfd_secret file (fd %d) "
+				 "that it had mapped before, at event %llu; "
+				 "nobody but the program can read that memory, "
+				 "so mrr cannot give the replay what it holds, "
+				 "and the recording stops here",
+				 t->t.tid, fd,
+				 (unsigned long long)mrr_trace_writer_events(
+					 rec->w));
+			c->refused = true;
+			return -1;
+		}
+	v = realloc(rec->secret_inos, (rec->nsecret + 1) * sizeof(*v));
+	if (!v)
+		return 1; /* forgetting it only weakens the check above */
+	rec->secret_inos = v;
+	v[rec->nsecret++] = (unsigned long long)st.st_ino;
+	return 1;
+}
+
 void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 {
 	struct mrr_mmap_extra x = {0};
@@ -471,6 +518,8 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	 * write); data, and any file the program can write through this
 	 * mapping or its fd, is copied, so the trace keeps what was mapped
 	 * and the replay never reaches the original. */
+	if (secret_mapping(rec, t, (int)t->args[4], c))
+		return;
 	copy = !(t->args[2] & PROT_EXEC) || program_may_write(t);
 	err = rec_store_fd_file(rec, t, (int)t->args[4],
 				copy ? MRR_STORE_COPY : 0, x.file, &x.size);

@@ -36,6 +36,31 @@ void capture_reset(struct capture *c)
 	c->nwrites = 0;
 	c->used = 0;
 	c->extra_len = 0;
+	c->secret_addr = 0;
+	c->refused = false;
+}
+
+/* Whether addr of task tid lies in a mapping of a memfd_secret file, whose
+ * pages nobody but the program can read. */
+static bool in_secret_mapping(pid_t tid, uint64_t addr)
+{
+	char path[64], line[512];
+	unsigned long long lo, hi;
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && addr >= lo &&
+		    addr < hi) {
+			found = strstr(line, " /secretmem") != NULL;
+			break;
+		}
+	fclose(f);
+	return found;
 }
 
 static int grow(uint8_t **buf, size_t *cap, size_t need)
@@ -71,6 +96,9 @@ int capture_add(struct capture *c, struct rtask *t, uint64_t addr, uint64_t len)
 	if (grow(&c->data, &c->cap, c->used + len))
 		return -ENOMEM;
 	n = tracee_read(&t->t, addr, c->data + c->used, len);
+	if (n < (ssize_t)len && !c->secret_addr &&
+	    in_secret_mapping(t->t.tid, addr + (n > 0 ? (uint64_t)n : 0)))
+		c->secret_addr = addr + (n > 0 ? (uint64_t)n : 0);
 	if (n <= 0)
 		return 0;
 	c->writes[c->nwrites].addr = addr;
@@ -131,6 +159,22 @@ void rec_write_event(struct recorder *rec, struct rtask *t,
 	uint32_t i;
 	int err;
 
+	if (c->refused)
+		return;
+	if (c->secret_addr) {
+		const char *name = mrr_syscall_name(ev->nr);
+
+		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+			 "pid %d's %s wrote into memfd_secret memory at 0x%llx "
+			 "at event %llu; nobody but the program can read that "
+			 "memory, so mrr cannot record what the kernel put "
+			 "there, and the recording stops here",
+			 ev->tid,
+			 ev->kind == MRR_EV_SYSCALL && name ? name : "event",
+			 (unsigned long long)c->secret_addr,
+			 (unsigned long long)mrr_trace_writer_events(rec->w));
+		return;
+	}
 	for (i = 0; i < c->nwrites; i++)
 		c->writes[i].data = c->data + (uintptr_t)c->writes[i].data;
 	ev->writes = c->writes;

@@ -621,6 +621,8 @@ static void free_stored(struct recorder *rec)
 		free(rec->stored[i].sites);
 	free(rec->stored);
 	rec->stored = NULL;
+	free(rec->secret_inos);
+	rec->secret_inos = NULL;
 	rec->nstored = 0;
 	filecache_close(rec->fc);
 	rec->fc = NULL;

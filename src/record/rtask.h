@@ -24,6 +24,12 @@ struct capture {
 	size_t used, cap;
 	uint8_t *extra;
 	size_t extra_len, extra_cap;
+	/* an address of memfd_secret memory the kernel wrote and mrr could
+	 * not read back (capture_add), or 0: the event cannot be recorded */
+	uint64_t secret_addr;
+	/* its handler stopped the recording at this event (rec_stop): the
+	 * event is not written */
+	bool refused;
 };
 
 /* Tasks sharing one address space: one of them runs at a time (threads.c). */
@@ -167,6 +173,9 @@ struct recorder {
 		bool from_cache;	/* linked from the file cache: a copy */
 	} * stored;
 	size_t nstored, stored_cap;
+	/* memfd_secret files mapped so far (record_mem.c): inode numbers */
+	unsigned long long *secret_inos;
+	size_t nsecret;
 	struct filecache *fc; /* the user's file cache, or NULL (filecache.h) */
 	uint64_t park_clock;  /* orders parked stops */
 	unsigned long sched_switches; /* slot changes between threads */

@@ -9,6 +9,9 @@
  *   io_uring_setup   io_uring_setup
  *   uffd_register    ioctl(UFFDIO_REGISTER) of a userfaultfd (user-mode
  *                    faults only, which an unprivileged user may ask for)
+ *   secret_read      a read from a pipe into memfd_secret memory (traced:
+ *                    with mrr record -n)
+ *   secret_remap     a second mmap of a memfd_secret file
  * Natively each makes its call, whatever the kernel answers, and prints
  * PASS. */
 #include <fcntl.h>
@@ -110,6 +113,27 @@ int main(int argc, char **argv)
 			reg.range.len = 4096;
 			reg.mode = UFFDIO_REGISTER_MODE_MISSING;
 			r = ioctl((int)fd, UFFDIO_REGISTER, &reg);
+		}
+	} else if (!strcmp(mode, "secret_read") ||
+		   !strcmp(mode, "secret_remap")) {
+		long fd = syscall(SYS_memfd_secret, 0);
+		int p2c[2];
+		char *p = MAP_FAILED;
+
+		if (fd >= 0 && ftruncate((int)fd, 4096) == 0)
+			p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 (int)fd, 0);
+		if (p != MAP_FAILED && !strcmp(mode, "secret_remap")) {
+			p[0] = 's';
+			munmap(p, 4096);
+			p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 (int)fd, 0);
+			r = p == MAP_FAILED || p[0] != 's' ? -1 : 0;
+		} else if (p != MAP_FAILED && pipe(p2c) == 0 &&
+			   write(p2c[1], "secret", 6) == 6) {
+			r = read(p2c[0], p, 6) == 6 && !memcmp(p, "secret", 6)
+				    ? 0
+				    : -1;
 		}
 	} else {
 		fprintf(stderr, "unknown mode '%s'\n", mode);
