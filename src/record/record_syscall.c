@@ -2,6 +2,7 @@
  * memory the kernel wrote, found at exit from the syscall table's rules or,
  * for the irregular calls, by the hand-written code below. */
 #define _GNU_SOURCE
+#include "core/clone_untraced.h"
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
@@ -426,6 +427,12 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		/* it traces nothing, so every other request finds no tracee */
 		skip_syscall(rec, t, -ESRCH);
 		return;
+	case SYS_clone:
+	case SYS_clone3:
+		t->untraced_cleared =
+			mrr_clone_clear_untraced(&t->t, t->nr,
+						 &t->entry_regs) == 1;
+		break;
 	case SYS_shmdt:
 		t->shm_size = vma_size_at(t, t->args[0]);
 		break;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "record/recorder.h"
 
+#include "core/clone_untraced.h"
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/insn.h"
@@ -562,6 +563,14 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 			return;
 		}
 		t->in_syscall = false;
+		if (t->untraced_cleared) {
+			t->untraced_cleared = false;
+			if (mrr_clone_restore_untraced(&t->t, t->nr,
+						       t->args[0]) < 0)
+				mrr_debug("pid %d: cannot put CLONE_UNTRACED "
+					  "back",
+					  t->t.tid);
+		}
 		if (t->fork_written) {
 			t->fork_written = false;
 			t->have_exit_regs = false;

@@ -135,6 +135,8 @@ struct rtask {
 		uint64_t off, len, sel;
 		uint64_t libc_lo, libc_hi, preload_lo, preload_hi;
 	} sud;
+	bool untraced_cleared; /* clone: CLONE_UNTRACED taken out until the
+				* exit (core/clone_untraced.h) */
 	bool filter_rewritten; /* seccomp filter install: rdx points at
 				* mrr's rewrite until the exit */
 	/* PR_GET_DUMPABLE as the program set it (0: its parent's; 1: yes;

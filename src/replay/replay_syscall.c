@@ -4,6 +4,7 @@
  * program's madvise never runs: only the recorded dropped ranges are
  * applied. */
 #define _GNU_SOURCE
+#include "core/clone_untraced.h"
 #include "core/events.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -738,6 +739,7 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	unsigned long msg = 0;
 	struct ptask *child;
 	int status, event;
+	bool untraced;
 
 	if (ev->result <= 0) {
 		emulate(rp, t, regs);
@@ -754,6 +756,8 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 			ctid = ca[2];
 		}
 	}
+	/* as at record (core/clone_untraced.h) */
+	untraced = mrr_clone_clear_untraced(&t->t, ev->nr, regs) == 1;
 	for (;;) {
 		if (ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0) < 0 ||
 		    tracee_wait(&t->t, &status) < 0 || !WIFSTOPPED(status)) {
@@ -771,6 +775,11 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 		/* anything else (a signal the replayed children sent, which
 		 * the trace delivers where it was recorded) is resumed
 		 * without its signal */
+	}
+	if (untraced &&
+	    mrr_clone_restore_untraced(&t->t, ev->nr, ev->args[0]) < 0) {
+		diverge(rp, t, "cannot put CLONE_UNTRACED back");
+		return;
 	}
 	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
 	child = ptask_add(rp, (pid_t)ev->result, (pid_t)msg);
