@@ -616,3 +616,51 @@ void rec_patch_tsc(struct recorder *rec, struct rtask *t, const char *name,
 			capture_add(c, t, addr, f->sites[j].len);
 	}
 }
+
+bool rec_host_fault(struct recorder *rec, struct rtask *t, const siginfo_t *si)
+{
+	uint64_t addr = (uint64_t)(uintptr_t)si->si_addr;
+	unsigned long long lo, hi, off, ino;
+	char path[PATH_MAX + 64], line[PATH_MAX + 128], *file = NULL;
+	struct stat st;
+	bool inside = false;
+	FILE *f;
+
+	if (si->si_signo != SIGBUS || si->si_code != BUS_ADRERR)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/maps", t->t.tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		int pos = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %llu %n", &lo, &hi,
+			   &off, &ino, &pos) < 4 ||
+		    addr < lo || addr >= hi)
+			continue;
+		if (ino == 0 || !pos || line[pos] != '/')
+			break; /* anonymous memory: the fault recurs */
+		line[strcspn(line, "\n")] = 0;
+		file = line + pos;
+		off += (addr & ~4095ull) - lo;
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx",
+			 t->t.tid, lo, hi);
+		inside = (stat(file, &st) == 0 || stat(path, &st) == 0) &&
+			 (unsigned long long)st.st_ino == ino &&
+			 off < (unsigned long long)st.st_size;
+		break;
+	}
+	fclose(f);
+	if (!inside)
+		return false; /* past the end of the file: it recurs */
+	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+		 "pid %d got SIGBUS at 0x%llx, in the page at offset %llu of "
+		 "%s, inside the file, at event %llu: the file system could "
+		 "not give it that page (full, or an I/O error), which the "
+		 "replay's copy of the file will not repeat, so the recording "
+		 "stops here",
+		 t->t.tid, (unsigned long long)addr, off, file,
+		 (unsigned long long)mrr_trace_writer_events(rec->w));
+	return true;
+}

@@ -251,6 +251,14 @@ void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 		      struct capture *c);
 
+/* record_mem.c: at a synchronous SIGBUS of t (BUS_ADRERR) in a page of a
+ * mapped file that lies inside the file: the file system failed to give
+ * the page (ENOSPC at a write fault, an I/O error), which the replay's
+ * copy of the file would not repeat. Stops the recording and returns true
+ * then; false for other signals (a SIGBUS past the end of the file
+ * recurs at replay by itself). */
+bool rec_host_fault(struct recorder *rec, struct rtask *t, const siginfo_t *si);
+
 /* record_ioctl.c */
 /* At entry: true when the recording stops (an ioctl mrr cannot record). */
 bool rec_ioctl_entry(struct recorder *rec, struct rtask *t);

@@ -321,6 +321,8 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	/* a dispatched call's SIGSYS does not come back by itself at
 	 * replay: it is delivered at the call's exit (sud.c) */
 	if (is_sync(&si) && !rec_sud_signal(&si)) {
+		if (rec_host_fault(rec, t, &si))
+			return; /* a SIGBUS the replay would not get */
 		rec_write_signal(rec, t, &regs, &si, MRR_SIG_SYNC);
 		t->have_exit_regs = false;
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);

@@ -12,8 +12,14 @@
  *   secret_read      a read from a pipe into memfd_secret memory (traced:
  *                    with mrr record -n)
  *   secret_remap     a second mmap of a memfd_secret file
+ *   host_sigbus      a write fault on a page inside a shared file mapping
+ *                    that a full tmpfs cannot give (root only: it mounts
+ *                    the tmpfs in a mount namespace of its own; otherwise
+ *                    it passes without trying)
  * Natively each makes its call, whatever the kernel answers, and prints
  * PASS. */
+#define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/bpf.h>
 #include <linux/userfaultfd.h>
@@ -21,9 +27,12 @@
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sched.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/quota.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -134,6 +143,31 @@ int main(int argc, char **argv)
 			r = read(p2c[0], p, 6) == 6 && !memcmp(p, "secret", 6)
 				    ? 0
 				    : -1;
+		}
+	} else if (!strcmp(mode, "host_sigbus")) {
+		char dir[] = "/tmp/mrr-full-XXXXXX", path[64], *p;
+		static char page[4096];
+		int fd;
+
+		if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0 ||
+		    mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+		    !mkdtemp(dir) ||
+		    mount("mrr-full", dir, "tmpfs", 0, "size=16k") < 0) {
+			printf("no private tmpfs: %s\n", strerror(errno));
+			printf("PASS\n");
+			return 0;
+		}
+		snprintf(path, sizeof(path), "%s/full", dir);
+		fd = open(path, O_CREAT | O_RDWR, 0600);
+		while (write(fd, page, sizeof(page)) == sizeof(page))
+			;
+		snprintf(path, sizeof(path), "%s/sparse", dir);
+		fd = open(path, O_CREAT | O_RDWR, 0600);
+		if (ftruncate(fd, 4096) == 0) {
+			p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 fd, 0);
+			if (p != MAP_FAILED)
+				p[0] = 1; /* SIGBUS: no page left */
 		}
 	} else {
 		fprintf(stderr, "unknown mode '%s'\n", mode);
