@@ -706,6 +706,9 @@ static void text_preempt(struct mrr_dump *d, const struct das *as,
 			  " rsp=0x%" PRIx64 " stack [0x%" PRIx64 "+%" PRIu64
 			  "] hash %016" PRIx64,
 			  x.regs[19], ev->args[1], ev->args[2], x.stack_hash);
+	if (!stable && ev->result)
+		sb_printf(b, " memory digest %016" PRIx64,
+			  (uint64_t)ev->result);
 }
 
 /* The frames of a backtrace event, one per line, each prefixed by indent.

@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "core/point.h"
 #include "core/proc.h"
+#include "record/point_digest.h"
 #include "record/rtask.h"
 #include "record/signals.h"
 #include "syscallbuf/abi.h"
@@ -368,9 +369,9 @@ static uint32_t sbuf_used(struct rtask *t)
 
 /* The point where t stands (regs), to be written later. buffered: calls
  * of the syscall buffer ran since the task's previous point or event. */
-static void take_point(struct rtask *t, const struct user_regs_struct *regs,
-		       uint64_t count, int reason, bool buffered,
-		       struct pending_point *pp)
+static void take_point(struct recorder *rec, struct rtask *t,
+		       const struct user_regs_struct *regs, uint64_t count,
+		       int reason, bool buffered, struct pending_point *pp)
 {
 	struct mrr_event *ev = &pp->ev;
 	struct point_stack st;
@@ -412,6 +413,11 @@ static void take_point(struct rtask *t, const struct user_regs_struct *regs,
 	if (!ev->args[4] ||
 	    point_deep_hash(&t->t, regs->rsp, ev->args[4], &ev->args[5]) < 0)
 		ev->args[4] = ev->args[5] = 0;
+	/* a search stops at the first turn of a loop whose registers and
+	 * stack match: the memory tells apart the turns of a loop that
+	 * changes only memory (point_digest.h) */
+	if (!count)
+		ev->result = (int64_t)rec_point_digest(rec, t);
 }
 
 static void emit_point(struct recorder *rec, struct rtask *t,
@@ -453,7 +459,7 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	 * the points taken since the task's last event */
 	rec_sbuf_flush(rec, t);
 	emit_pending(rec, t, p);
-	take_point(t, regs, count, reason, buffered, &pp);
+	take_point(rec, t, regs, count, reason, buffered, &pp);
 	emit_point(rec, t, &pp);
 	t->have_exit_regs = false;
 }
@@ -526,7 +532,7 @@ static void take_pending(struct recorder *rec, struct rtask *t,
 			p->pending = n;
 			p->cap = cap;
 		}
-		take_point(t, regs, count, MRR_PREEMPT_TIMESLICE,
+		take_point(rec, t, regs, count, MRR_PREEMPT_TIMESLICE,
 			   p->flushed || used > p->sbuf_mark,
 			   &p->pending[p->npending++]);
 		p->sbuf_mark = used;

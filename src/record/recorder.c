@@ -13,6 +13,7 @@
 #include "core/tsc_patch.h"
 #include "mem/pagemap.h"
 #include "record/filecache.h"
+#include "record/point_digest.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
 #include "record/vdso.h"
@@ -967,5 +968,6 @@ int mrr_record(const struct record_opts *o)
 		return MRR_EXIT_CANTCREAT;
 	}
 	rec_preempt_print_stats();
+	rec_point_digest_print_stats();
 	return code;
 }

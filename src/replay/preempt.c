@@ -7,6 +7,7 @@
 #include "core/hwbp.h"
 #include "core/log.h"
 #include "core/point.h"
+#include "replay/point_digest.h"
 #include "replay/ptask.h"
 
 #include <errno.h>
@@ -323,6 +324,8 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 				"cannot read the registers at the point");
 			return;
 		}
+		if (replay_point_digest(rp, t) < 0)
+			return;
 	}
 	/* Registers left out of the comparison (what the syscall buffer
 	 * library's code may leave differently: r11 holds the flags of its

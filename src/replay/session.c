@@ -6,6 +6,7 @@
 #include "core/log.h"
 #include "replay/cleanup.h"
 #include "replay/file_names.h"
+#include "replay/point_digest.h"
 #include "replay/preempt.h"
 #include "replay/ptask.h"
 #include "replay/replayer.h"
@@ -255,5 +256,6 @@ int mrr_replay(const struct replay_opts *o)
 	replay_close(&rp);
 	replay_tmpdir_remove();
 	replay_preempt_print_stats();
+	replay_point_digest_print_stats();
 	return status;
 }

@@ -1,0 +1,48 @@
+/* A digest of the memory a process's user code can change, taken at a
+ * searched preemption point (trace-format/FORMAT.md 7.9): a loop that
+ * changes memory but no register or stack byte passes the same registers
+ * and stacks at every turn, so only its memory tells the turns apart. The
+ * recorder and the replayer compute it the same way, at the same point.
+ *
+ * What is hashed: the pages of the process's private writable mappings
+ * that hold a byte other than zero, read now: anonymous pages, and pages of
+ * private file mappings that the process wrote (copied on write; the
+ * others read as the file, which the replay maps too). Each page is hashed
+ * with its address; pages of zeroes are left out, so that a page present
+ * at record and absent at replay (never touched, or dropped) hashes alike.
+ * Left out, as they differ at replay: mrr's page, the syscall buffer
+ * library's mappings, each task's syscall buffer, and each task's stack
+ * below its stack pointer, rounded out to pages (where the library's
+ * frames leave other bytes), and, for a task that stands in the library
+ * or in mrr's page, its stack up to 1 KiB above the highest word that
+ * holds an address in the library (its frames). Shared mappings are not hashed.
+ */
+#ifndef MRR_CORE_MEMDIGEST_H
+#define MRR_CORE_MEMDIGEST_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One task of the process. */
+/* One task of the process. Its stack pointer is read from its registers
+ * (a ptrace-stop) or from /proc/TID/syscall (a task blocked in a call);
+ * when neither can be read, its stack is hashed whole. */
+struct mem_digest_task {
+	pid_t tid;
+	uint64_t sbuf_addr; /* its syscall buffer, or 0 */
+};
+
+struct mem_digest {
+	uint64_t hash;	     /* never 0 (0 means "none" in a trace) */
+	uint64_t pages;	     /* pages hashed (not all zero) */
+	uint64_t bytes_read; /* bytes read from the process */
+};
+
+/* Hashes the memory of the process of tasks[0] (which must be stopped, as
+ * must every task that can run user code; tasks blocked in a syscall may
+ * be listed too). tasks lists every task of the process. Returns 0, or
+ * -errno when its maps, pagemap or memory cannot be read. */
+int mem_digest(const struct mem_digest_task *tasks, int ntasks,
+	       struct mem_digest *out) __attribute__((warn_unused_result));
+
+#endif

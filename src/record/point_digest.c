@@ -1,0 +1,110 @@
+/* Memory digests of searched preemption points at record
+ * (point_digest.h). */
+#include "record/point_digest.h"
+
+#include "core/log.h"
+#include "core/memdigest.h"
+#include "record/rtask.h"
+#include "syscalls/table.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#define MAX_TASKS 1024
+
+static struct {
+	unsigned long taken, skipped, failed;
+	uint64_t pages, bytes, ns;
+} stats;
+
+/* Whether the call may write the process's memory, given its arguments
+ * (upper bounds: the result is not known while it runs). */
+static bool call_writes(long nr, const uint64_t args[6])
+{
+	const struct mrr_syscall_desc *d = mrr_syscall_lookup(nr);
+
+	if (nr == SYS_futex || nr == SYS_sched_yield)
+		return false;
+	if (!d || (d->cls != MRR_SC_EMULATE && d->cls != MRR_SC_EXECUTE))
+		return true;
+	for (int i = 0; i < MRR_SC_MAX_OUT; i++)
+		if (d->out[i].kind != MRR_OUT_NONE &&
+		    mrr_out_rule_len(&d->out[i], args, INT64_MAX, UINT32_MAX,
+				     UINT32_MAX))
+			return true;
+	return false;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
+{
+	static struct mem_digest_task tasks[MAX_TASKS];
+	const char *off = getenv("MRR_NO_MEM_DIGEST");
+	struct mem_digest d;
+	int n = 0, err;
+	int64_t start;
+
+	if (off && strcmp(off, "1") == 0)
+		return 0;
+	tasks[n].tid = t->t.tid;
+	tasks[n++].sbuf_addr = t->sbuf_addr;
+	for (struct rtask *o = rec->tasks; o; o = o->next) {
+		if (o == t || o->tgid != t->tgid || o->exit_written)
+			continue;
+		if (o->exiting ||
+		    (o->in_syscall && call_writes(o->nr, o->args))) {
+			stats.skipped++;
+			mrr_debug(
+				"pid %d: no memory digest at the point: thread "
+				"%d is in syscall %ld",
+				t->t.tid, o->t.tid, o->nr);
+			return 0;
+		}
+		if (n == MAX_TASKS) {
+			stats.skipped++;
+			return 0;
+		}
+		tasks[n].tid = o->t.tid;
+		tasks[n++].sbuf_addr = o->sbuf_addr;
+	}
+	start = mono_ns();
+	err = mem_digest(tasks, n, &d);
+	stats.ns += (uint64_t)(mono_ns() - start);
+	if (err) {
+		stats.failed++;
+		mrr_debug("pid %d: no memory digest: %s", t->t.tid,
+			  strerror(-err));
+		return 0;
+	}
+	stats.taken++;
+	stats.pages += d.pages;
+	stats.bytes += d.bytes_read;
+	return d.hash;
+}
+
+void rec_point_digest_print_stats(void)
+{
+	const char *v = getenv("MRR_PREEMPT_STATS");
+
+	if (!v || strcmp(v, "1") ||
+	    !(stats.taken || stats.skipped || stats.failed))
+		return;
+	fprintf(stderr,
+		"mrr: record memory digests: %lu taken (%llu pages hashed, "
+		"%llu bytes read, %.1f ms), %lu skipped (another thread in a "
+		"call that writes memory), %lu failed\n",
+		stats.taken, (unsigned long long)stats.pages,
+		(unsigned long long)stats.bytes, (double)stats.ns / 1e6,
+		stats.skipped, stats.failed);
+}

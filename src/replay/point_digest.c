@@ -1,0 +1,88 @@
+/* Checking memory digests of preemption points at replay
+ * (point_digest.h). */
+#include "replay/point_digest.h"
+
+#include "core/exitcodes.h"
+#include "core/log.h"
+#include "core/memdigest.h"
+#include "replay/ptask.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_TASKS 1024
+
+static struct {
+	unsigned long checked, differed;
+	uint64_t pages, bytes, ns;
+} stats;
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+int replay_point_digest(struct replayer *rp, struct ptask *t)
+{
+	static struct mem_digest_task tasks[MAX_TASKS];
+	const struct mrr_event *ev = &rp->ev;
+	struct mem_digest d;
+	int n = 0, err;
+	int64_t start;
+
+	if (!ev->result)
+		return 0;
+	tasks[n].tid = t->t.tid;
+	tasks[n++].sbuf_addr = t->sbuf_addr;
+	for (struct ptask *o = rp->tasks; o && n < MAX_TASKS; o = o->next) {
+		if (o == t || o->tgid != t->tgid || o->dead)
+			continue;
+		tasks[n].tid = o->t.tid;
+		tasks[n++].sbuf_addr = o->sbuf_addr;
+	}
+	start = mono_ns();
+	err = mem_digest(tasks, n, &d);
+	stats.ns += (uint64_t)(mono_ns() - start);
+	stats.checked++;
+	stats.pages += d.pages;
+	stats.bytes += d.bytes_read;
+	if (err) {
+		diverge(rp, t,
+			"cannot hash the process's memory at the preemption "
+			"point at 0x%" PRIx64 " to check it: %s",
+			ev->ip, strerror(-err));
+		return -1;
+	}
+	if (d.hash == (uint64_t)ev->result)
+		return 0;
+	stats.differed++;
+	diverge(rp, t,
+		"at the preemption point at 0x%" PRIx64
+		", found by its registers and stack, the process's memory "
+		"differs from the recording's (%" PRIu64
+		" pages hashed): the thread's loop changes memory but no "
+		"register, and the replay stopped it at another turn than the "
+		"recording did",
+		ev->ip, d.pages);
+	return -1;
+}
+
+void replay_point_digest_print_stats(void)
+{
+	const char *v = getenv("MRR_PREEMPT_STATS");
+
+	if (!v || strcmp(v, "1") || !stats.checked)
+		return;
+	fprintf(stderr,
+		"mrr: replay memory digests: %lu checked (%llu pages hashed, "
+		"%llu bytes read, %.1f ms), %lu differed\n",
+		stats.checked, (unsigned long long)stats.pages,
+		(unsigned long long)stats.bytes, (double)stats.ns / 1e6,
+		stats.differed);
+}
