@@ -43,6 +43,7 @@ struct digest_ctx {
 	struct skip skip[MAX_SKIP];
 	int nskip;
 	uint64_t lib_lo, lib_hi; /* the library's code */
+	uint64_t sbuf_end;	 /* the end of the last syscall buffer seen */
 };
 
 static void add_skip(struct digest_ctx *c, uint64_t start, uint64_t end)
@@ -80,18 +81,23 @@ static bool task_sp(pid_t tid, uint64_t *sp, uint64_t *pc)
 		return true;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (!fgets(line, sizeof(line), f)) {
+	/* "running" while it enters or leaves its call: a moment */
+	for (int tries = 0; tries < 20; tries++) {
+		f = fopen(path, "re");
+		if (!f)
+			return false;
+		n = 0;
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
 		fclose(f);
-		return false;
+		for (char *p = strtok_r(line, " \n", &save); p && n < 16;
+		     p = strtok_r(NULL, " \n", &save))
+			tok[n++] = p;
+		if (n >= 3 || (n && strcmp(tok[0], "running")))
+			break;
+		usleep(500);
 	}
-	fclose(f);
-	for (char *p = strtok_r(line, " \n", &save); p && n < 16;
-	     p = strtok_r(NULL, " \n", &save))
-		tok[n++] = p;
-	if (n < 3 || strcmp(tok[0], "running") == 0)
+	if (n < 3)
 		return false;
 	*sp = strtoull(tok[n - 2], NULL, 16);
 	*pc = strtoull(tok[n - 1], NULL, 16);
@@ -152,8 +158,18 @@ static bool all_zero(const uint8_t *p)
 }
 
 /* Hashes the non-zero pages of the run [start, start + n pages). */
-static void hash_run(pid_t pid, uint64_t start, uint64_t n,
-		     struct trace_xxh64_state *st, struct mem_digest *out)
+static bool sbuf_header(const uint8_t *page)
+{
+	uint32_t w[2];
+
+	memcpy(w, page, sizeof(w));
+	return w[0] == MRR_SYSCALLBUF_MAGIC &&
+	       w[1] == MRR_SYSCALLBUF_ABI_VERSION;
+}
+
+static void hash_run(struct digest_ctx *c, pid_t pid, uint64_t start,
+		     uint64_t n, struct trace_xxh64_state *st,
+		     struct mem_digest *out)
 {
 	static uint8_t buf[READ_PAGES * PAGE];
 
@@ -170,6 +186,14 @@ static void hash_run(pid_t pid, uint64_t start, uint64_t n,
 		for (uint64_t i = 0; i < (uint64_t)got / PAGE; i++) {
 			uint64_t addr = start + i * PAGE;
 
+			if (addr < c->sbuf_end)
+				continue;
+			if (sbuf_header(buf + i * PAGE)) {
+				/* a syscall buffer: the replay's holds other
+				 * bytes */
+				c->sbuf_end = addr + MRR_SYSCALLBUF_SIZE;
+				continue;
+			}
 			if (all_zero(buf + i * PAGE))
 				continue;
 			trace_xxh64_update(st, &addr, sizeof(addr));
@@ -201,7 +225,7 @@ static bool hashed_vma(const struct proc_vma *v)
 	return !strstr(v->name, "libmrr_preload");
 }
 
-static int hash_vma(int pm_fd, pid_t pid, const struct digest_ctx *c,
+static int hash_vma(int pm_fd, pid_t pid, struct digest_ctx *c,
 		    const struct proc_vma *v, struct trace_xxh64_state *st,
 		    struct mem_digest *out)
 {
@@ -227,7 +251,7 @@ static int hash_vma(int pm_fd, pid_t pid, const struct digest_ctx *c,
 				continue;
 			}
 			if (run_n)
-				hash_run(pid, run_start, run_n, st, out);
+				hash_run(c, pid, run_start, run_n, st, out);
 			run_n = 0;
 			if (want) {
 				run_start = page;
@@ -237,7 +261,7 @@ static int hash_vma(int pm_fd, pid_t pid, const struct digest_ctx *c,
 		at += n * PAGE;
 	}
 	if (run_n)
-		hash_run(pid, run_start, run_n, st, out);
+		hash_run(c, pid, run_start, run_n, st, out);
 	return 0;
 }
 
@@ -273,12 +297,9 @@ int mem_digest(const struct mem_digest_task *tasks, int ntasks,
 		}
 	for (int i = 0; i < ntasks; i++) {
 		struct tracee tr = {tasks[i].tid, -1};
-		uint64_t sp, pc;
+		uint64_t sp = tasks[i].sp, pc = tasks[i].pc;
 
-		if (tasks[i].sbuf_addr)
-			add_skip(c, tasks[i].sbuf_addr,
-				 tasks[i].sbuf_addr + MRR_SYSCALLBUF_SIZE);
-		if (!task_sp(tasks[i].tid, &sp, &pc))
+		if (!sp && !task_sp(tasks[i].tid, &sp, &pc))
 			continue;
 		skip_stack(c, &tr, v, nv, sp, pc);
 		tracee_close_mem(&tr);

@@ -11,7 +11,8 @@
  * with its address; pages of zeroes are left out, so that a page present
  * at record and absent at replay (never touched, or dropped) hashes alike.
  * Left out, as they differ at replay: mrr's page, the syscall buffer
- * library's mappings, each task's syscall buffer, and each task's stack
+ * library's mappings, every syscall buffer (1 MiB from a page that starts
+ * with the buffer's magic and ABI version), and each task's stack
  * below its stack pointer, rounded out to pages (where the library's
  * frames leave other bytes), and, for a task that stands in the library
  * or in mrr's page, its stack up to 1 KiB above the highest word that
@@ -24,12 +25,14 @@
 #include <sys/types.h>
 
 /* One task of the process. */
-/* One task of the process. Its stack pointer is read from its registers
- * (a ptrace-stop) or from /proc/TID/syscall (a task blocked in a call);
- * when neither can be read, its stack is hashed whole. */
+/* One task of the process. When sp is 0, its stack and instruction
+ * pointers are read from its registers (a ptrace-stop) or from
+ * /proc/TID/syscall (a task blocked in a call); when neither can be read,
+ * its stack is hashed whole (a task that never ran has only zeroes
+ * there). */
 struct mem_digest_task {
 	pid_t tid;
-	uint64_t sbuf_addr; /* its syscall buffer, or 0 */
+	uint64_t sp, pc; /* where it stands in user code, if known */
 };
 
 struct mem_digest {

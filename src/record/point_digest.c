@@ -57,8 +57,8 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 
 	if (off && strcmp(off, "1") == 0)
 		return 0;
-	tasks[n].tid = t->t.tid;
-	tasks[n++].sbuf_addr = t->sbuf_addr;
+	memset(tasks, 0, sizeof(tasks));
+	tasks[n++].tid = t->t.tid;
 	for (struct rtask *o = rec->tasks; o; o = o->next) {
 		if (o == t || o->tgid != t->tgid || o->exit_written)
 			continue;
@@ -76,7 +76,13 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 			return 0;
 		}
 		tasks[n].tid = o->t.tid;
-		tasks[n++].sbuf_addr = o->sbuf_addr;
+		if (o->in_syscall) {
+			/* blocked (not in a ptrace-stop) or at its exit: its
+			 * stack pointer as the call entered */
+			tasks[n].sp = o->entry_regs.rsp;
+			tasks[n].pc = o->entry_regs.rip;
+		}
+		n++;
 	}
 	start = mono_ns();
 	err = mem_digest(tasks, n, &d);

@@ -38,13 +38,12 @@ int replay_point_digest(struct replayer *rp, struct ptask *t)
 
 	if (!ev->result)
 		return 0;
-	tasks[n].tid = t->t.tid;
-	tasks[n++].sbuf_addr = t->sbuf_addr;
+	memset(tasks, 0, sizeof(tasks));
+	tasks[n++].tid = t->t.tid;
 	for (struct ptask *o = rp->tasks; o && n < MAX_TASKS; o = o->next) {
 		if (o == t || o->tgid != t->tgid || o->dead)
 			continue;
-		tasks[n].tid = o->t.tid;
-		tasks[n++].sbuf_addr = o->sbuf_addr;
+		tasks[n++].tid = o->t.tid;
 	}
 	start = mono_ns();
 	err = mem_digest(tasks, n, &d);
