@@ -871,6 +871,17 @@ size_t mrr_format_arg(enum mrr_arg_fmt fmt, uint64_t v, char *buf,
 	case MRR_ARG_FUTEX_OP:
 		put_futex_op(&o, v);
 		break;
+	case MRR_ARG_IOCTL_REQ: {
+		const char *name;
+		uint32_t size;
+
+		mrr_ioctl_out(v, &size, &name);
+		if (name)
+			out_printf(&o, "%s", name);
+		else
+			put_hex(&o, v);
+		break;
+	}
 	case MRR_ARG_HEX:
 	default:
 		put_hex(&o, v);

@@ -186,6 +186,8 @@ static const struct ioctl_desc ioctls[] = {
 	OUT(0x1260, 8, "BLKGETSIZE"),
 	NONE(0x1261, "BLKFLSBUF"),
 	OUT(0x1263, 8, "BLKRAGET"),
+	OUT(0x80081270, 4, "BLKBSZGET"), /* an int, whatever _IOR says */
+	OUT(0x80081272, 8, "BLKGETSIZE64"),
 	NONE(0x1262, "BLKRASET"),
 	NONE(0x1264, "BLKFRASET"),
 	OUT(0x1265, 8, "BLKFRAGET"),
@@ -247,9 +249,9 @@ const char *mrr_ioctl_refusal(uint64_t req)
 	switch (req & 0xffffffffu) {
 	case 0xC020AA00: /* UFFDIO_REGISTER */
 		return "from then on a fault on those pages waits until "
-		       "another thread fills them (UFFDIO_COPY...), at a "
-		       "moment no syscall of the faulting thread marks, which "
-		       "mrr cannot record";
+		       "the program fills them from another task "
+		       "(UFFDIO_COPY...), at a moment no syscall of the "
+		       "faulting task marks, which mrr cannot record";
 	}
 	return NULL;
 }

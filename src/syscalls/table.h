@@ -96,6 +96,8 @@ enum mrr_arg_fmt {
 	MRR_ARG_ACCESS_MODE,   /* F_OK, R_OK|W_OK|X_OK */
 	MRR_ARG_ACCESSAT_FLAGS, /* faccessat2: AT_EACCESS... */
 	MRR_ARG_FUTEX_OP,	/* FUTEX_WAIT_PRIVATE, ... */
+	MRR_ARG_IOCTL_REQ,	/* an ioctl request mrr lists by name
+				 * (TCGETS, LOOP_CTL_GET_FREE), else hex */
 	MRR_ARG_FMT_MAX,
 };
 
