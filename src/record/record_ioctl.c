@@ -57,9 +57,28 @@ static void capture_ioctl(struct rtask *t, struct capture *c)
 		uint64_t buf;
 	} ifc;
 
+	uint32_t u[2];
+	uint64_t a[2];
+
 	switch (mrr_ioctl_out(t->args[1], &size, &name)) {
 	case MRR_IOCTL_FIXED:
 		capture_add(c, t, t->args[2], size);
+		break;
+	case MRR_IOCTL_PROCMAP:
+		capture_add(c, t, t->args[2], size);
+		if (tracee_read_all(&t->t, t->args[2] + 80, u, sizeof(u)) ==
+			    0 &&
+		    tracee_read_all(&t->t, t->args[2] + 88, a, sizeof(a)) ==
+			    0) {
+			capture_add(c, t, a[0], u[0]); /* the name, its NUL */
+			capture_add(c, t, a[1], u[1]); /* the build id */
+		}
+		break;
+	case MRR_IOCTL_FIEMAP:
+		capture_add(c, t, t->args[2], size);
+		if (tracee_read_all(&t->t, t->args[2] + 20, u, sizeof(u)) == 0)
+			capture_add(c, t, t->args[2] + size,
+				    (uint64_t)(u[0] < u[1] ? u[0] : u[1]) * 56);
 		break;
 	case MRR_IOCTL_IFCONF:
 		capture_add(c, t, t->args[2], size);

@@ -224,6 +224,10 @@ static const struct ioctl_desc ioctls[] = {
 	NONE(0x4C80, "LOOP_CTL_ADD"),
 	NONE(0x4C81, "LOOP_CTL_REMOVE"),
 	NONE(0x4C82, "LOOP_CTL_GET_FREE"),
+	/* _IOWR requests whose struct points at, or is followed by, more
+	 * memory the kernel fills: linux/fs.h */
+	{0xC0686611, MRR_IOCTL_PROCMAP, 104, "PROCMAP_QUERY"},
+	{0xC020660B, MRR_IOCTL_FIEMAP, 32, "FS_IOC_FIEMAP"},
 	/* userfaultfd: linux/userfaultfd.h; UFFDIO_REGISTER hands the
 	 * program's page faults in a range to whoever reads the fd */
 	{0xC020AA00, MRR_IOCTL_REFUSED, 32, "UFFDIO_REGISTER"},

@@ -150,6 +150,15 @@ enum mrr_ioctl_out {
 			     * it writes cannot be recorded */
 	MRR_IOCTL_REFUSED,  /* known, and refused: what it starts cannot be
 			     * recorded (mrr_ioctl_refusal says why) */
+	MRR_IOCTL_PROCMAP,  /* PROCMAP_QUERY: struct procmap_query (*size
+			     * bytes), then vma_name_size bytes at
+			     * vma_name_addr (u32 at 80, u64 at 88) and
+			     * build_id_size bytes at build_id_addr (u32 at
+			     * 84, u64 at 96), as the kernel updated them */
+	MRR_IOCTL_FIEMAP,   /* FS_IOC_FIEMAP: struct fiemap (*size bytes),
+			     * then fm_mapped_extents (u32 at 20, at most
+			     * fm_extent_count, u32 at 24) extents of 56
+			     * bytes after it */
 };
 
 /* Returns the enum mrr_ioctl_out for req, with the size and, for listed
