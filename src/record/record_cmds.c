@@ -1,8 +1,8 @@
-/* quotactl, bpf, perf_event_open and sysfs: recorded where mrr knows what the
- * call writes (src/syscalls/cmds.c), refused with a sentence naming the command
- * otherwise. Replay emulates them (result and memory from the trace). Also
- * refuses mmap of a perf event or bpf map fd: the kernel writes those
- * pages while the program runs, behind mrr's back. */
+/* quotactl, bpf, perf_event_open, sysfs and io_uring_setup: recorded where mrr
+ * knows what the call writes (src/syscalls/cmds.c), refused with a sentence
+ * naming the command otherwise. Replay emulates them (result and memory from
+ * the trace). Also refuses mmap of a perf event or bpf map fd: the kernel
+ * writes those pages while the program runs, behind mrr's back. */
 #include "core/exitcodes.h"
 #include "record/rtask.h"
 #include "syscalls/cmds.h"
@@ -155,6 +155,27 @@ static bool perf_entry(struct recorder *rec, struct rtask *t)
 	return false;
 }
 
+/* io_uring_setup makes only an fd (LTP's tst_fd makes one of every kind),
+ * until the program maps the rings or enters the ring, which are refused.
+ * Rings in the program's own memory (IORING_SETUP_NO_MMAP) with a kernel
+ * thread polling them (IORING_SETUP_SQPOLL) need neither: refused here. */
+static bool io_uring_setup_entry(struct recorder *rec, struct rtask *t)
+{
+	uint32_t flags;
+
+	if (tracee_read_all(&t->t, t->args[1] + 8, &flags, 4) < 0 ||
+	    (flags & 0x4002) != 0x4002) /* SQPOLL | NO_MMAP */
+		return false;
+	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+		 "pid %d called io_uring_setup with IORING_SETUP_SQPOLL and "
+		 "IORING_SETUP_NO_MMAP at event %llu; a kernel thread would "
+		 "run the requests the program writes into its own memory, "
+		 "outside any syscall, which mrr cannot record, so the "
+		 "recording stops here",
+		 t->t.tid, events(rec));
+	return true;
+}
+
 bool rec_cmds_entry(struct recorder *rec, struct rtask *t)
 {
 	switch (t->nr) {
@@ -166,7 +187,18 @@ bool rec_cmds_entry(struct recorder *rec, struct rtask *t)
 		return bpf_entry(rec, t);
 	case SYS_perf_event_open:
 		return perf_entry(rec, t);
+	case SYS_io_uring_setup:
+		return io_uring_setup_entry(rec, t);
 	case SYS_mmap:
+		if (fd_is(t->t.tid, (int)t->args[4], "anon_inode:[io_uring]")) {
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d called mmap on fd %d, an io_uring "
+				 "instance, at event %llu; the kernel writes "
+				 "its rings as the program runs, which mrr "
+				 "cannot record, so the recording stops here",
+				 t->t.tid, (int)t->args[4], events(rec));
+			return true;
+		}
 		if (fd_is(t->t.tid, (int)t->args[4],
 			  "anon_inode:[perf_event]") ||
 		    fd_is(t->t.tid, (int)t->args[4], "anon_inode:bpf-map")) {

@@ -136,7 +136,6 @@ const char *mrr_syscall_refusal(long nr)
 		       "writing the program's buffers and the completion ring "
 		       "in its memory outside any syscall, which mrr cannot "
 		       "record";
-	case 425: /* io_uring_setup */
 	case 426: /* io_uring_enter */
 	case 427: /* io_uring_register */
 		return "io_uring's kernel workers run the program's requests "

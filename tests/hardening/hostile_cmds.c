@@ -6,7 +6,9 @@
  *   perf_mmap        mmap of a counting perf event's fd
  *   quota_xfs        quotactl(Q_XGETQSTAT)
  *   io_setup         Linux AIO's io_setup
- *   io_uring_setup   io_uring_setup
+ *   io_uring_enter   io_uring_enter on a new io_uring (its setup alone is
+ *                    recorded)
+ *   io_uring_mmap    mmap of a new io_uring's submission ring
  *   uffd_register    ioctl(UFFDIO_REGISTER) of a userfaultfd (user-mode
  *                    faults only, which an unprivileged user may ask for)
  *   secret_read      a read from a pipe into memfd_secret memory (traced:
@@ -103,11 +105,20 @@ int main(int argc, char **argv)
 		unsigned long ctx = 0;
 
 		r = syscall(SYS_io_setup, 8, &ctx);
-	} else if (!strcmp(mode, "io_uring_setup")) {
+	} else if (!strcmp(mode, "io_uring_enter") ||
+		   !strcmp(mode, "io_uring_mmap")) {
 		char params[120];
+		long fd;
 
 		memset(params, 0, sizeof(params));
-		r = syscall(SYS_io_uring_setup, 8, params);
+		fd = syscall(SYS_io_uring_setup, 8, params);
+		if (fd >= 0 && !strcmp(mode, "io_uring_enter"))
+			r = syscall(SYS_io_uring_enter, fd, 0, 0, 0, NULL, 0);
+		else if (fd >= 0)
+			r = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 (int)fd, 0) == MAP_FAILED
+				    ? -1
+				    : 0;
 	} else if (!strcmp(mode, "uffd_register")) {
 		long fd = syscall(SYS_userfaultfd,
 				  O_CLOEXEC | UFFD_USER_MODE_ONLY);

@@ -333,9 +333,9 @@ TEST(SyscallTable, ReplayClassesOfKeyCalls)
 			      "sysfs"})
 		ExpectClass(n, MRR_SC_SPECIAL);
 	for (const char *n :
-	     {"io_uring_setup", "io_uring_enter", "io_uring_register",
-	      "kexec_load", "kexec_file_load", "init_module", "finit_module",
-	      "delete_module", "io_setup", "map_shadow_stack"}) {
+	     {"io_uring_enter", "io_uring_register", "kexec_load",
+	      "kexec_file_load", "init_module", "finit_module", "delete_module",
+	      "io_setup", "map_shadow_stack"}) {
 		ExpectClass(n, MRR_SC_UNSUPPORTED);
 		/* a deliberate refusal says why */
 		EXPECT_NE(mrr_syscall_refusal(mrr_syscall_by_name(n)), nullptr)
@@ -344,6 +344,7 @@ TEST(SyscallTable, ReplayClassesOfKeyCalls)
 	ExpectClass("userfaultfd",
 		    MRR_SC_EMULATE); /* UFFDIO_REGISTER: refused */
 	ExpectClass("remap_file_pages", MRR_SC_EXECUTE);
+	ExpectClass("io_uring_setup", MRR_SC_EMULATE); /* only an fd */
 	for (const char *n :
 	     {"read",	       "write",	     "openat",	"close",
 	      "fstat",	       "newfstatat", "statx",	"getdents64",
