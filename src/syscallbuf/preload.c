@@ -409,7 +409,7 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	return res;
 }
 
-long sb_run(const struct sb_call *c)
+long sb_run_body(const struct sb_call *c)
 {
 	volatile struct mrr_syscallbuf_hdr *hdr = sb_buffer();
 	uint32_t used;

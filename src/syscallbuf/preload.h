@@ -43,7 +43,9 @@ struct sb_call {
 
 /* Runs c, buffered when it can, traced when it cannot. Returns the raw
  * result: -errno on failure. Safe to call before the buffer exists, outside
- * mrr, and from a signal handler that interrupted another wrapper. */
+ * mrr, and from a signal handler that interrupted another wrapper. Leaves
+ * the same stack bytes below its caller's frame and the same caller-saved
+ * registers at record and at replay (raw.h). */
 long sb_run(const struct sb_call *c);
 
 /* Whether sb_run may buffer a call now: this thread has a buffer and is not

@@ -10,9 +10,11 @@
  * puts MRR_SYSCALLBUF_TOKEN in r9, the sixth argument, which no buffered
  * call uses. Neither moves rsp, so their unwind rules (.cfi) are the
  * defaults: a debugger or `mrr record --backtrace` stopped in one finds
- * the caller's frame at the return address on top of the stack. */
+ * the caller's frame at the return address on top of the stack. The
+ * scrubber (raw.h) does not move rsp either: it writes below it. */
 #include "core/tracee.h"
 #include "syscallbuf/abi.h"
+#include "syscallbuf/raw.h"
 
 /* Where the untraced stub jumps; data rather than an immediate so that the
  * address comes from tracee.h, the one place that defines it. */
@@ -22,6 +24,9 @@ __attribute__((used, visibility("hidden"))) const unsigned long sb_untraced_ip =
 /* What the untraced stub puts in r9 (see MRR_SYSCALLBUF_TOKEN). */
 __attribute__((used, visibility("hidden")))
 const unsigned long sb_untraced_token = MRR_SYSCALLBUF_TOKEN;
+
+#define SB_STR_(x) #x
+#define SB_STR(x)  SB_STR_(x)
 
 #define SB_SHUFFLE                                                             \
 	"	mov %rdi, %rax\n"                                                    \
@@ -52,3 +57,39 @@ __asm__(".text\n"
 	"	jmp *%r11\n"
 	"	.cfi_endproc\n"
 	".size sb_untraced_syscall, . - sb_untraced_syscall\n");
+
+/* sb_run (preload.h) around sb_run_body: see SB_SCRUB_BYTES in raw.h. rbx
+ * keeps the result (and the entry push aligns the stack for the call);
+ * the zeroing starts right below rsp, where the body's return address
+ * lay; the xors leave the flags the same every time too. */
+#define SB_SCRUB_LEA "	lea -" SB_STR(SB_SCRUB_BYTES) "(%rsp), %rdi\n"
+#define SB_SCRUB_MOV "	mov $" SB_STR(SB_SCRUB_WORDS) ", %ecx\n"
+
+__asm__(".text\n"
+	".globl sb_run\n"
+	".hidden sb_run\n"
+	".type sb_run, @function\n"
+	"sb_run:\n"
+	"	.cfi_startproc\n"
+	"	push %rbx\n"
+	"	.cfi_adjust_cfa_offset 8\n"
+	"	.cfi_rel_offset %rbx, 0\n"
+	"	call sb_run_body\n"
+	"	mov %rax, %rbx\n" SB_SCRUB_LEA SB_SCRUB_MOV
+	"	xor %eax, %eax\n"
+	"	rep stosq\n"
+	"	mov %rbx, %rax\n"
+	"	pop %rbx\n"
+	"	.cfi_adjust_cfa_offset -8\n"
+	"	.cfi_restore %rbx\n"
+	"	xor %ecx, %ecx\n"
+	"	xor %edx, %edx\n"
+	"	xor %esi, %esi\n"
+	"	xor %edi, %edi\n"
+	"	xor %r8d, %r8d\n"
+	"	xor %r9d, %r9d\n"
+	"	xor %r10d, %r10d\n"
+	"	xor %r11d, %r11d\n"
+	"	ret\n"
+	"	.cfi_endproc\n"
+	".size sb_run, . - sb_run\n");
