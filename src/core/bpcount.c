@@ -114,6 +114,31 @@ int cpuslice_disarm(int fd)
 	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0) < 0 ? -errno : 0;
 }
 
+int cpuclock_open(int *fd, pid_t tid)
+{
+	struct perf_event_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_SOFTWARE;
+	a.size = sizeof(a);
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.exclude_kernel = 1; /* perf_event_paranoid 2 */
+	a.exclude_hv = 1;
+	ret = perf_open(&a, tid, false);
+	if (ret < 0)
+		return ret;
+	*fd = ret;
+	return 0;
+}
+
+int cpuclock_read(int fd, uint64_t *ns)
+{
+	if (read(fd, ns, sizeof(*ns)) != sizeof(*ns))
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 bool bpcount_is_overflow(const siginfo_t *si, int fd)
 {
 	return fd >= 0 && si->si_signo == BPCOUNT_SIGNAL &&

@@ -45,6 +45,11 @@ int cpuslice_open(int *fd, pid_t tid) __attribute__((warn_unused_result));
 int cpuslice_arm(int fd, uint64_t ns) __attribute__((warn_unused_result));
 int cpuslice_disarm(int fd) __attribute__((warn_unused_result));
 
+/* The task's CPU time (task-clock, user and kernel), counting from now:
+ * cpuclock_read gives the nanoseconds since the open. */
+int cpuclock_open(int *fd, pid_t tid) __attribute__((warn_unused_result));
+int cpuclock_read(int fd, uint64_t *ns) __attribute__((warn_unused_result));
+
 /* Whether a signal-delivery-stop's siginfo is the overflow of fd. */
 bool bpcount_is_overflow(const siginfo_t *si, int fd);
 

@@ -22,76 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Anchors per task: one debug register stays free for the run-to counter
- * (and mrr's others). */
-#define NANCHORS 3
-/* CPU time after an event before a task with a timer handler is stopped:
- * bounds the first, uncounted search at replay. Not much shorter: the
- * kernel throttles a perf event that overflows more than
- * perf_event_max_sample_rate / HZ times a tick (400 at 100000 and 250
- * Hz), and a throttled slice stays silent until the next tick. */
-#define SLICE_NS 50000ull
-/* After the first slice, while anchors run: a counted point every
- * SLICE_LONG_NS of CPU time, so that a later uncounted point (the task
- * left its anchors) never needs a long search. */
-#define SLICE_LONG_NS 2000000ull
-/* Bytes below a return address into the syscall buffer library that its
- * frame's locals may take: left out of a point's deep stack hash. */
-#define LIB_FRAME_MARGIN 512
-/* Bytes above rsp a point's deep stack hash covers at most. The mapping
- * that holds rsp is a thread's whole stack in C, but in Go it is a heap
- * arena, where the goroutine's stack sits among other goroutines' data
- * (which other threads change: no execution ever matched at replay). */
-#define DEEP_HASH_MAX (64u << 10)
-/* CPU time the first slice after a syscall waits for the anchor of the
- * task's last counted point before it takes a point where the task is. */
-#define LAST_ANCHOR_NS 200000ull
-/* CPU time a task may run towards an anchor before mrr gives up waiting
- * for it and records where the task is. */
-#define RUNTO_NS 2000000ull
-
-struct rec_preempt {
-	uint64_t anchor[NANCHORS];
-	struct bpcount count[NANCHORS];
-	int nanchors, next_victim;
-	int slice_fd;
-	int slice_level;   /* 0: the first slice after an event */
-	int timer_handler; /* -1 unknown, 0 no, 1 yes */
-	bool was_hot;	   /* an anchor ran before the last event */
-	bool emitting;	   /* writing pending points (not events to react to) */
-	/* bytes of buffered records at the task's last event or point (taken
-	 * or pending): more now means buffered calls ran since */
-	uint32_t sbuf_mark;
-	bool flushed; /* a buffer flush was written since (buffered calls) */
-	/* Points taken but not written yet, oldest first: the counters and
-	 * the slice restarted at each as at an event, but a point is only
-	 * needed when a later one is written before the task's next event
-	 * (a signal or a scheduler switch in the same stretch of user code);
-	 * the next event drops them. */
-	struct pending_point *pending;
-	int npending, cap;
-	/* waiting for the next execution of anchor runto_idx, to record a
-	 * point there (and deliver held_si, with has_sig); runto_idx -1: of
-	 * the instruction after a rep string instruction (an uncounted
-	 * point) */
-	bool held;
-	bool has_sig;
-	siginfo_t held_si;
-	struct bpcount runto;
-	int runto_idx;
-	int last_idx; /* the anchor of the task's last counted point, or -1 */
-	bool after_syscall; /* no point since the task's last event, a syscall
-			     */
-};
-
-/* Pending points a task keeps at most (one per SLICE_LONG_NS of a stretch
- * without syscalls); the oldest are written when there would be more. */
-#define MAX_PENDING 1024
-
-struct pending_point {
-	struct mrr_event ev;
-	struct mrr_preempt_extra x;
-};
+#include "record/preempt_int.h"
 
 static struct rec_preempt_stats stats;
 
@@ -147,6 +78,8 @@ static struct rec_preempt *get_pre(struct rtask *t)
 	p->timer_handler = -1;
 	p->runto.fd = -1;
 	p->last_idx = -1;
+	p->cold_idx = -1;
+	p->clock_fd = -1;
 	for (int i = 0; i < NANCHORS; i++)
 		p->count[i].fd = -1;
 	t->pre = p;
@@ -157,9 +90,12 @@ static void drop_anchors(struct rec_preempt *p)
 {
 	for (int i = 0; i < NANCHORS; i++)
 		bpcount_close(&p->count[i]);
+	memset(p->ret, 0, sizeof(p->ret));
 	p->nanchors = 0;
 	p->next_victim = 0;
 	p->last_idx = -1;
+	p->cold_idx = -1;
+	p->nskip = 0;
 }
 
 void rec_preempt_free(struct rtask *t)
@@ -172,6 +108,8 @@ void rec_preempt_free(struct rtask *t)
 	bpcount_close(&p->runto);
 	if (p->slice_fd >= 0)
 		close(p->slice_fd);
+	if (p->clock_fd >= 0)
+		close(p->clock_fd);
 	stats.dropped += (unsigned long)p->npending;
 	free(p->pending);
 	free(p);
@@ -193,9 +131,10 @@ void rec_preempt_print_stats(void)
 	fprintf(stderr,
 		"mrr: record preemption points: %lu (%lu counted, %lu "
 		"searched), %lu more not needed, %lu stops, %lu signals "
-		"deferred to a syscall\n",
+		"deferred to a syscall; %lu taken at return addresses, %lu "
+		"signals waited for one in vain\n",
 		stats.points, stats.counted, stats.searched, stats.dropped,
-		stats.stops, stats.deferred);
+		stats.stops, stats.deferred, stats.cold, stats.cold_lost);
 }
 
 /* Whether the task catches a timer signal (SigCgt in /proc). */
@@ -260,7 +199,7 @@ static bool program_code(pid_t tid, uint64_t addr)
 
 /* Whether addr may be a point or an anchor: program code, and not a rep
  * string instruction. */
-static bool anchor_ok(struct rtask *t, uint64_t addr)
+bool rec_preempt_anchor_ok(struct rtask *t, uint64_t addr)
 {
 	return !rep_string_end(t, addr) && program_code(t->t.tid, addr);
 }
@@ -324,16 +263,7 @@ static void add_anchor(struct rec_preempt *p, uint64_t addr)
 	for (i = 0; i < p->nanchors; i++)
 		if (p->anchor[i] == addr)
 			return;
-	if (p->nanchors < NANCHORS) {
-		i = p->nanchors++;
-	} else {
-		i = p->next_victim;
-		p->next_victim = (i + 1) % NANCHORS;
-		bpcount_close(&p->count[i]);
-		if (p->last_idx == i)
-			p->last_idx = -1;
-	}
-	p->anchor[i] = addr;
+	pre_new_anchor(p, addr, false);
 }
 
 /* The anchor that ran most since the task's last event, or -1. */
@@ -476,14 +406,26 @@ static void deliver_here(struct recorder *rec, struct rtask *t,
 }
 
 /* The counters and the slice start again from where t stands (after an
- * event or a point). level 1: the long slice right away. */
-static void restart_counting(struct rtask *t, struct rec_preempt *p, int level)
+ * event, or at a point when at_point). level 1: the long slice right away.
+ * At a point, with a cold anchor, only that one counts, and the slice is
+ * long. */
+static void restart_counting(struct rtask *t, struct rec_preempt *p, int level,
+			     bool at_point)
 {
+	bool cold;
+	uint64_t ns;
+
+	pre_measure(t, p, at_point);
+	cold = at_point && pre_cold_active(p);
 	p->was_hot = false;
 	for (int i = 0; i < p->nanchors; i++) {
 		uint64_t n;
 		int err;
 
+		if (cold && i != p->cold_idx) {
+			bpcount_close(&p->count[i]);
+			continue;
+		}
 		if (p->count[i].fd >= 0 &&
 		    bpcount_read(&p->count[i], &n) == 0 && n > 0)
 			p->was_hot = true;
@@ -495,15 +437,15 @@ static void restart_counting(struct rtask *t, struct rec_preempt *p, int level)
 				  (unsigned long long)p->anchor[i],
 				  strerror(-err));
 	}
-	p->slice_level = level;
+	p->slice_level = cold ? 1 : level;
+	ns = level || cold ? SLICE_LONG_NS : SLICE_NS;
 	if (p->timer_handler < 0)
 		p->timer_handler =
 			timer_armed(t->tgid) && catches_timer_signal(t->t.tid);
 	if (p->timer_handler) {
 		if (p->slice_fd < 0 && cpuslice_open(&p->slice_fd, t->t.tid))
 			p->slice_fd = -1;
-		if (p->slice_fd >= 0 &&
-		    cpuslice_arm(p->slice_fd, level ? SLICE_LONG_NS : SLICE_NS))
+		if (p->slice_fd >= 0 && cpuslice_arm(p->slice_fd, ns))
 			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
 	} else if (p->slice_fd >= 0) {
 		if (cpuslice_disarm(p->slice_fd))
@@ -538,10 +480,13 @@ static void take_pending(struct recorder *rec, struct rtask *t,
 		p->sbuf_mark = used;
 		p->flushed = false;
 		p->after_syscall = false;
+		if (p->timer_handler > 0)
+			pre_learn_return(t, p, regs);
 		/* the short slice first, also after a counted point: a task
 		 * that left its anchors' loop gets its next point soon, so
-		 * that the search for it stays short */
-		restart_counting(t, p, 0);
+		 * that the search for it stays short (with a cold anchor,
+		 * the next point is at its next executions) */
+		restart_counting(t, p, 0, true);
 	}
 	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 }
@@ -585,7 +530,7 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 			}
 		}
 	}
-	restart_counting(t, p, 0);
+	restart_counting(t, p, 0, false);
 }
 
 /* Waits (t resumed) for the next execution of addr (anchor idx, or -1:
@@ -645,7 +590,7 @@ static void point_here(struct recorder *rec, struct rtask *t,
 {
 	if (run_past_rep(t, p, regs, NULL))
 		return;
-	if (!in_syscall(regs) && anchor_ok(t, regs->rip)) {
+	if (!in_syscall(regs) && rec_preempt_anchor_ok(t, regs->rip)) {
 		add_anchor(p, regs->rip);
 		take_pending(rec, t, p, regs, 0);
 		return;
@@ -669,13 +614,25 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		/* the anchor did not come: record where the task is */
 		p->held = false;
 		bpcount_close(&p->runto);
+		if (p->runto_idx >= 0 && p->runto_idx == p->cold_idx) {
+			stats.cold_lost++;
+			mrr_debug(
+				"pid %d: cold anchor 0x%llx did not come "
+				"(%llu in %llu ns, %llu in the stretch)",
+				t->t.tid,
+				(unsigned long long)p->anchor[p->cold_idx],
+				(unsigned long long)p->acc_n[p->cold_idx],
+				(unsigned long long)p->acc_ns[p->cold_idx],
+				(unsigned long long)p->stretch_n[p->cold_idx]);
+			pre_drop_return(p, p->cold_idx); /* it did not come */
+		}
 		if (!p->has_sig) {
 			point_here(rec, t, p, regs);
 			return;
 		}
 		if (run_past_rep(t, p, regs, &p->held_si))
 			return;
-		if (!in_syscall(regs) && anchor_ok(t, regs->rip)) {
+		if (!in_syscall(regs) && rec_preempt_anchor_ok(t, regs->rip)) {
 			add_anchor(p, regs->rip);
 			deliver_here(rec, t, &p->held_si, regs, 0);
 			return;
@@ -686,6 +643,10 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	}
+	if (idx < 0 && pre_cold_active(p) && !in_syscall(regs) &&
+	    regs->rip != p->anchor[p->cold_idx] &&
+	    run_to_anchor(t, p, p->cold_idx, NULL))
+		return; /* the cold anchor comes less often than the slice */
 	if (idx < 0) {
 		/* No anchor ran yet: the loop of the task's last counted
 		 * point is likely to come back (the same work after a
@@ -699,6 +660,12 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 			   LAST_ANCHOR_NS))
 			return;
 		point_here(rec, t, p, regs);
+		return;
+	}
+	if (p->slice_level == 0 && pre_cold_active(p)) {
+		/* a point now, from which only the cold anchor counts */
+		if (!run_to_anchor(t, p, idx, NULL))
+			point_here(rec, t, p, regs);
 		return;
 	}
 	if (p->slice_level == 0) {
@@ -740,6 +707,8 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 		}
 		if (n)
 			p->last_idx = p->runto_idx;
+		if (n && p->runto_idx == p->cold_idx)
+			stats.cold++;
 		if (p->has_sig)
 			deliver_here(rec, t, &p->held_si, regs, n);
 		else
@@ -778,6 +747,9 @@ bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
 	if (p->held || in_syscall(regs))
 		return false;
 	idx = live_anchor(p);
+	if (idx < 0 && pre_cold_active(p) &&
+	    regs->rip != p->anchor[p->cold_idx])
+		idx = p->cold_idx; /* it runs less often than points */
 	return idx >= 0 && run_to_anchor(t, p, idx, si);
 }
 
@@ -790,7 +762,7 @@ bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
 		return false;
 	if (run_past_rep(t, p, regs, si))
 		return true;
-	if (!anchor_ok(t, regs->rip))
+	if (!rec_preempt_anchor_ok(t, regs->rip))
 		return false;
 	stats.stops++;
 	add_anchor(p, regs->rip);
@@ -872,7 +844,7 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
 bool rec_preempt_here(struct recorder *rec, struct rtask *t,
 		      const struct user_regs_struct *regs)
 {
-	if (in_syscall(regs) || !anchor_ok(t, regs->rip))
+	if (in_syscall(regs) || !rec_preempt_anchor_ok(t, regs->rip))
 		return false;
 	write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
 	return true;

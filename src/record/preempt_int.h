@@ -1,0 +1,140 @@
+/* State of preemption at record shared by preempt.c and preempt_cold.c
+ * (private to them). */
+#ifndef MRR_RECORD_PREEMPT_INT_H
+#define MRR_RECORD_PREEMPT_INT_H
+
+#include "core/bpcount.h"
+#include "core/events.h"
+#include "mrr/trace.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+struct rtask;
+
+/* Anchors per task: one debug register stays free for the run-to counter
+ * (and mrr's others). */
+#define NANCHORS 3
+/* CPU time after an event before a task with a timer handler is stopped:
+ * bounds the first, uncounted search at replay. Not much shorter: the
+ * kernel throttles a perf event that overflows more than
+ * perf_event_max_sample_rate / HZ times a tick (400 at 100000 and 250
+ * Hz), and a throttled slice stays silent until the next tick. */
+#define SLICE_NS 50000ull
+/* After the first slice, while anchors run: a counted point every
+ * SLICE_LONG_NS of CPU time, so that a later uncounted point (the task
+ * left its anchors) never needs a long search. */
+#define SLICE_LONG_NS 2000000ull
+/* Bytes below a return address into the syscall buffer library that its
+ * frame's locals may take: left out of a point's deep stack hash. */
+#define LIB_FRAME_MARGIN 512
+/* Bytes above rsp a point's deep stack hash covers at most. The mapping
+ * that holds rsp is a thread's whole stack in C, but in Go it is a heap
+ * arena, where the goroutine's stack sits among other goroutines' data
+ * (which other threads change: no execution ever matched at replay). */
+#define DEEP_HASH_MAX (64u << 10)
+/* CPU time the first slice after a syscall waits for the anchor of the
+ * task's last counted point before it takes a point where the task is. */
+#define LAST_ANCHOR_NS 200000ull
+/* CPU time a task may run towards an anchor before mrr gives up waiting
+ * for it and records where the task is. */
+#define RUNTO_NS 2000000ull
+/* A return address found on the stack at a point (retaddr.h) becomes the
+ * cold anchor once it is on the stack at a point (a caller of the code that
+ * runs) and ran twice since the task's last event, not more often than
+ * once per COLD_MIN_NS of CPU time (each execution of an anchor costs a
+ * debug exception, about 10 us). Then from each point on only the cold
+ * anchor counts: the task's hot loop runs at its own speed, and the next
+ * point is at the cold anchor's next execution after the long slice, as
+ * with other anchors. There its rate is measured at the task's own speed,
+ * and it is dropped when it runs too often. When it does not come in
+ * RUNTO_NS, the task left that loop: it is dropped, and the point is where
+ * the task is (the same bound on a search at replay as without a cold
+ * anchor). Judged after JUDGE_NS of CPU time; a candidate that does not
+ * run in JUDGE_IDLE_NS (while other anchors slow the task) is a stale word
+ * or a rare caller. */
+#define COLD_MIN_NS   100000ull
+#define JUDGE_NS      1000000ull
+#define JUDGE_IDLE_NS 500000000ull
+/* Return-address candidates a task judges at once. */
+#define NRET 2
+/* Return addresses judged unfit that a task remembers (not tried again). */
+#define NSKIP 16
+
+struct rec_preempt {
+	uint64_t anchor[NANCHORS];
+	struct bpcount count[NANCHORS];
+	int nanchors, next_victim;
+	int slice_fd;
+	int slice_level;   /* 0: the first slice after an event */
+	int timer_handler; /* -1 unknown, 0 no, 1 yes */
+	bool was_hot;	   /* an anchor ran before the last event */
+	bool emitting;	   /* writing pending points (not events to react to) */
+	/* bytes of buffered records at the task's last event or point (taken
+	 * or pending): more now means buffered calls ran since */
+	uint32_t sbuf_mark;
+	bool flushed; /* a buffer flush was written since (buffered calls) */
+	/* Points taken but not written yet, oldest first: the counters and
+	 * the slice restarted at each as at an event, but a point is only
+	 * needed when a later one is written before the task's next event
+	 * (a signal or a scheduler switch in the same stretch of user code);
+	 * the next event drops them. */
+	struct pending_point *pending;
+	int npending, cap;
+	/* waiting for the next execution of anchor runto_idx, to record a
+	 * point there (and deliver held_si, with has_sig); runto_idx -1: of
+	 * the instruction after a rep string instruction (an uncounted
+	 * point) */
+	bool held;
+	bool has_sig;
+	siginfo_t held_si;
+	struct bpcount runto;
+	int runto_idx;
+	int last_idx; /* the anchor of the task's last counted point, or -1 */
+	bool after_syscall; /* no point since the task's last event, a syscall
+			     */
+	/* anchor i is a return address (a cold candidate, judged by its
+	 * executions acc_n in acc_ns of CPU time while it counted) */
+	bool ret[NANCHORS];
+	uint64_t acc_n[NANCHORS], acc_ns[NANCHORS];
+	/* executions since the task's last event (not only across events:
+	 * a function that returns once per round of a loop that a signal
+	 * ends would never return while it is waited for) */
+	uint64_t stretch_n[NANCHORS];
+	bool on_stack[NANCHORS]; /* found on the stack at the last point */
+	int cold_idx;		 /* the cold anchor that serves, or -1 */
+	int clock_fd;		 /* the task's CPU clock, or -1 */
+	uint64_t restart_ns;	 /* its value at the last restart */
+	uint64_t skip[NSKIP];	 /* return addresses judged unfit */
+	int nskip, skip_next;
+};
+
+/* Pending points a task keeps at most (one per SLICE_LONG_NS of a stretch
+ * without syscalls); the oldest are written when there would be more. */
+#define MAX_PENDING 1024
+
+struct pending_point {
+	struct mrr_event ev;
+	struct mrr_preempt_extra x;
+};
+
+/* Whether addr may be a point or an anchor (preempt.c). */
+bool rec_preempt_anchor_ok(struct rtask *t, uint64_t addr);
+
+/* preempt_cold.c: */
+/* A slot for a new anchor at addr: returns its index. */
+int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret);
+/* Forgets return-address anchor i, judged unfit. */
+void pre_drop_return(struct rec_preempt *p, int i);
+/* At a restart of the counters (at a point, or at an event when not
+ * at_point): measures and judges the return-address anchors. */
+void pre_measure(struct rtask *t, struct rec_preempt *p, bool at_point);
+/* Whether the cold anchor serves in the current stretch. */
+bool pre_cold_active(const struct rec_preempt *p);
+/* At a point in a loop: notes and adds return-address candidates. */
+void pre_learn_return(struct rtask *t, struct rec_preempt *p,
+		      const struct user_regs_struct *regs);
+
+#endif
