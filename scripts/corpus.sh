@@ -261,7 +261,7 @@ writev pwrite pwritev open openat close close_range pipe pipe2 dup dup2 dup3
 fcntl lseek stat fstat lstat getrandom clock_gettime clock_nanosleep nanosleep
 gettimeofday fork vfork wait wait4 waitpid kill signal rt_sigaction
 rt_sigprocmask rt_sigsuspend sigaction sigprocmask sigaltstack alarm execve
-execveat prctl personality getpid getppid gettid uname exit exit_group"
+execveat prctl personality getpid getppid gettid uname exit exit_group ioctl"
 
 # Tests that change the host for everyone on it, not run: leapsec01 sets the
 # system clock to 23:59:59 (which also fires other users' realtime timers).
@@ -302,7 +302,7 @@ ltp_jobs() {
 			bdir=$(awk -v b="$bin" '$1 == b { print $2; exit }' "$work/ltp-bins")
 			[ -n "$bdir" ] || continue
 			flags=""
-			grep -qsE 'needs_device|all_filesystems|mount_device|format_device' \
+			grep -qsE 'needs_device|all_filesystems|mount_device|format_device|tst_find_free_loopdev' \
 				"$sys/$bdir/${bin%_64}.c" && flags=dev
 			printf 'ltp|%s|%s|%s|%s|%s\n' "$name" "$sys/$bdir" "$sys/$bdir" "$flags" \
 				"$bin${rest:+ $rest}"
