@@ -25,6 +25,7 @@
 #include "record/rtask.h"
 #include "record/shared_groups.h"
 #include "record/spin.h"
+#include "syscallbuf/abi.h"
 #include "syscalls/table.h"
 
 #include <errno.h>
@@ -367,10 +368,14 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 		group_join(child, parent->grp);
 		child->tgid =
 			(flags & CLONE_THREAD) ? parent->tgid : child->t.tid;
-		/* A thread registers a buffer of its own (the library's
-		 * state is thread-local). A CLONE_VM child without its own
-		 * TLS would share the parent's: no buffer for it. */
-		child->sbuf_addr = 0;
+		/* A thread with TLS of its own registers a buffer of its
+		 * own. A child without (clone(CLONE_VM|SIGCHLD)) runs on the
+		 * parent's TLS, and so buffers into the parent's buffer: it
+		 * is the child's too (abi.h), flushed at the child's events
+		 * as the child's, which works as the two run one at a time
+		 * (one group). */
+		if (!mrr_sbuf_clone_inherits(flags))
+			child->sbuf_addr = 0;
 		if (child->held) {
 			/* its first stop came first: it waits for the slot */
 			child->held = false;

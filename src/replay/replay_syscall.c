@@ -791,7 +791,8 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 		if (leader)
 			leader->threaded = true;
 	}
-	child->sbuf_addr = t->sbuf_addr;
+	/* as at record (abi.h) */
+	child->sbuf_addr = mrr_sbuf_clone_inherits(flags) ? t->sbuf_addr : 0;
 	if (flags & CLONE_CHILD_SETTID) {
 		child->child_tid_addr = ctid;
 		child->child_tid_value = (pid_t)ev->result;

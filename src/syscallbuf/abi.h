@@ -9,13 +9,18 @@
  *   MRR_SYSCALL_REGISTER(buffer address, MRR_SYSCALLBUF_ABI_VERSION). The
  *   recorder (and replayer) answers 0 when it accepts the buffer, and
  *   -ENOSYS when buffering is off; the library then traces everything.
- * - Buffers are per thread. The main thread registers from the library's
- *   constructor, any other thread on its first buffered call. A fork child
- *   (no CLONE_VM) and a vfork child (CLONE_VM|CLONE_VFORK, which runs on
- *   its parent's thread-local state) keep using the parent's buffer
- *   address; a CLONE_VM child without CLONE_VFORK (a new thread) has none
- *   until it registers its own. After execve the new image registers
- *   afresh.
+ * - Buffers are per thread-local state. The main thread registers from the
+ *   library's constructor, any other thread on its first buffered call. A
+ *   fork child (no CLONE_VM) keeps its copy of the parent's buffer at the
+ *   same address. A CLONE_VM child made without CLONE_SETTLS (a vfork
+ *   child, or clone(CLONE_VM|SIGCHLD) as stress-ng's vm-rw makes) runs on
+ *   its parent's thread-local state, so the library in it goes on with the
+ *   parent's very buffer: mrr counts that buffer as the child's too, and
+ *   since tasks sharing memory run one at a time at record and every task
+ *   flushes before each of its traced events, each task's records are
+ *   flushed as its own. A CLONE_VM child with CLONE_SETTLS (a thread) has
+ *   new thread-local state and no buffer until it registers its own
+ *   (mrr_sbuf_clone_inherits). After execve the new image registers afresh.
  * - Each buffered call appends one record at hdr.used (8-byte aligned) and
  *   then advances hdr.used. While it does so hdr.busy is 1: mrr never
  *   flushes a busy buffer.
@@ -100,6 +105,17 @@ struct mrr_syscallbuf_hdr {
  * program installs a filter, and at registration when it has some. */
 #define MRR_SYSCALLBUF_NO_PROBE	 1u
 #define MRR_SYSCALLBUF_NO_BUFFER 2u
+
+/* Whether a child made by clone/clone3 with these flags (0 for fork and
+ * vfork) goes on with its parent's buffer: it does unless it shares the
+ * parent's memory with thread-local state of its own (CLONE_SETTLS), the
+ * same rule at record and at replay. */
+static inline int mrr_sbuf_clone_inherits(uint64_t clone_flags)
+{
+	const uint64_t vm = 0x100, settls = 0x80000; /* CLONE_VM, _SETTLS */
+
+	return !(clone_flags & vm) || !(clone_flags & settls);
+}
 
 /* Records follow the header, up to MRR_SYSCALLBUF_SIZE. */
 
