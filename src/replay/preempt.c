@@ -96,18 +96,37 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 	}
 }
 
-static void report_other_stop(struct replayer *rp, struct ptask *t, int status)
+/* The note a search's report ends with when near executions of the
+ * point's instruction matched its registers and the stack near rsp but
+ * not the stack above: the likely cause is a byte of the stack the
+ * program never wrote, which differs from the recording. */
+static const char *near_note(unsigned long near, char *buf, size_t len)
 {
+	buf[0] = '\0';
+	if (near)
+		snprintf(buf, len,
+			 " (%lu execution%s of it matched the registers and "
+			 "the stack near rsp, but not the stack above)",
+			 near, near == 1 ? "" : "s");
+	return buf;
+}
+
+static void report_other_stop(struct replayer *rp, struct ptask *t, int status,
+			      unsigned long near)
+{
+	char note[128];
+
+	near_note(near, note, sizeof(note));
 	if (WIFEXITED(status) || WIFSIGNALED(status))
 		diverge(rp, t,
 			"the task ended (status 0x%x) before reaching the "
-			"preemption point at 0x%" PRIx64,
-			status, rp->ev.ip);
+			"preemption point at 0x%" PRIx64 "%s",
+			status, rp->ev.ip, note);
 	else
 		diverge(rp, t,
 			"the task stopped with status 0x%x before reaching "
-			"the preemption point at 0x%" PRIx64,
-			status, rp->ev.ip);
+			"the preemption point at 0x%" PRIx64 "%s",
+			status, rp->ev.ip, note);
 }
 
 /* Whether t, stopped at ip, matches the recorded point; *why explains a
@@ -189,7 +208,7 @@ static int run_to_count(struct replayer *rp, struct ptask *t,
 	stats.stops++;
 	if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
 	    WSTOPSIG(status) != BPCOUNT_SIGNAL || si.si_code != POLL_IN) {
-		report_other_stop(rp, t, status);
+		report_other_stop(rp, t, status, 0);
 		return -1;
 	}
 	return 0;
@@ -201,8 +220,8 @@ static int search(struct replayer *rp, struct ptask *t,
 {
 	struct user_regs_struct regs;
 	struct timespec start, now;
-	unsigned long n = 0;
-	char why[160];
+	unsigned long n = 0, near = 0;
+	char why[160], note[128];
 	siginfo_t si;
 	int status, err;
 
@@ -227,15 +246,17 @@ static int search(struct replayer *rp, struct ptask *t,
 			return -1;
 		if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
 		    WSTOPSIG(status) != SIGTRAP) {
-			report_other_stop(rp, t, status);
+			report_other_stop(rp, t, status, near);
 			return -1;
 		}
 		n++;
 		stats.stops++;
 		if (tracee_get_regs(&t->t, &regs) == 0 && regs.rip == ev->ip &&
-		    matches(t, x, ev, &regs, why, sizeof(why)) &&
-		    deep_matches(t, ev, &regs, why, sizeof(why)))
-			break;
+		    matches(t, x, ev, &regs, why, sizeof(why))) {
+			if (deep_matches(t, ev, &regs, why, sizeof(why)))
+				break;
+			near++;
+		}
 		if (mrr_debug_enabled > 0)
 			mrr_debug("event %" PRIu64 " search stop %lu: %s",
 				  ev->seq, n, why);
@@ -243,8 +264,9 @@ static int search(struct replayer *rp, struct ptask *t,
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
 				" among the first %lu matches the recorded "
-				"preemption point (the last: %s)",
-				ev->ip, n, why);
+				"preemption point (the last: %s)%s",
+				ev->ip, n, why,
+				near_note(near, note, sizeof(note)));
 			return -1;
 		}
 		if (n % 256 == 0 && clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
@@ -252,8 +274,9 @@ static int search(struct replayer *rp, struct ptask *t,
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
 				" in %d s of searching (%lu stops) matches the "
-				"recorded preemption point (the last: %s)",
-				ev->ip, REPLAY_PREEMPT_MAX_SEARCH_S, n, why);
+				"recorded preemption point (the last: %s)%s",
+				ev->ip, REPLAY_PREEMPT_MAX_SEARCH_S, n, why,
+				near_note(near, note, sizeof(note)));
 			return -1;
 		}
 		t->resume_sig = 0; /* the trap is mrr's */
