@@ -9,12 +9,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <unistd.h>
@@ -322,4 +324,9 @@ out_free:
 	free(c);
 	free(v);
 	return err;
+}
+
+bool mem_digest_same_vm(pid_t a, pid_t b)
+{
+	return syscall(SYS_kcmp, a, b, KCMP_VM, 0, 0) == 0;
 }

@@ -21,11 +21,11 @@
 #ifndef MRR_CORE_MEMDIGEST_H
 #define MRR_CORE_MEMDIGEST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-/* One task of the process. */
-/* One task of the process. When sp is 0, its stack and instruction
+/* One task of the address space. When sp is 0, its stack and instruction
  * pointers are read from its registers (a ptrace-stop) or from
  * /proc/TID/syscall (a task blocked in a call); when neither can be read,
  * its stack is hashed whole (a task that never ran has only zeroes
@@ -43,9 +43,16 @@ struct mem_digest {
 
 /* Hashes the memory of the process of tasks[0] (which must be stopped, as
  * must every task that can run user code; tasks blocked in a syscall may
- * be listed too). tasks lists every task of the process. Returns 0, or
+ * be listed too). tasks lists every task of the address space (its threads
+ * and CLONE_VM children: mem_digest_same_vm). Returns 0, or
  * -errno when its maps, pagemap or memory cannot be read. */
 int mem_digest(const struct mem_digest_task *tasks, int ntasks,
 	       struct mem_digest *out) __attribute__((warn_unused_result));
+
+/* Whether tasks a and b share one address space (kcmp KCMP_VM): the
+ * threads of a process, and a CLONE_VM child and its parent, whose stacks
+ * lie in the memory hashed (so each must be listed in tasks). False when
+ * the kernel cannot tell. */
+bool mem_digest_same_vm(pid_t a, pid_t b);
 
 #endif

@@ -60,7 +60,9 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 	memset(tasks, 0, sizeof(tasks));
 	tasks[n++].tid = t->t.tid;
 	for (struct rtask *o = rec->tasks; o; o = o->next) {
-		if (o == t || o->tgid != t->tgid || o->exit_written)
+		if (o == t || o->exit_written ||
+		    (o->tgid != t->tgid &&
+		     !mem_digest_same_vm(t->t.tid, o->t.tid)))
 			continue;
 		if (o->exiting ||
 		    (o->in_syscall && call_writes(o->nr, o->args))) {

@@ -41,7 +41,9 @@ int replay_point_digest(struct replayer *rp, struct ptask *t)
 	memset(tasks, 0, sizeof(tasks));
 	tasks[n++].tid = t->t.tid;
 	for (struct ptask *o = rp->tasks; o && n < MAX_TASKS; o = o->next) {
-		if (o == t || o->tgid != t->tgid || o->dead)
+		if (o == t || o->dead ||
+		    (o->tgid != t->tgid &&
+		     !mem_digest_same_vm(t->t.tid, o->t.tid)))
 			continue;
 		tasks[n++].tid = o->t.tid;
 	}
