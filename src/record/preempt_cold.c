@@ -31,6 +31,7 @@ int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret)
 	p->acc_n[i] = p->acc_ns[i] = 0;
 	p->stretch_n[i] = 0;
 	p->on_stack[i] = false;
+	p->streak[i] = 0;
 	return i;
 }
 
@@ -45,8 +46,10 @@ void pre_drop_return(struct rec_preempt *p, int i)
 	if (p->nskip < NSKIP)
 		p->nskip++;
 	bpcount_close(&p->count[i]);
-	if (p->cold_idx == i)
+	if (p->cold_idx == i) {
 		p->cold_idx = -1;
+		p->cold_idle_ns = 0;
+	}
 	if (p->last_idx == i)
 		p->last_idx = -1;
 	if (i != last) {
@@ -57,6 +60,7 @@ void pre_drop_return(struct rec_preempt *p, int i)
 		p->acc_ns[i] = p->acc_ns[last];
 		p->stretch_n[i] = p->stretch_n[last];
 		p->on_stack[i] = p->on_stack[last];
+		p->streak[i] = p->streak[last];
 		if (p->cold_idx == last)
 			p->cold_idx = i;
 		if (p->last_idx == last)
@@ -84,17 +88,20 @@ static void judge_return(struct rec_preempt *p, int i)
 			pre_drop_return(p, i);
 		return;
 	}
-	if (n == 0) {
-		if (ns >= JUDGE_IDLE_NS)
-			pre_drop_return(p,
-					i); /* a stale word, or a rare caller */
-		return;
-	}
-	if (ns / n < COLD_MIN_NS) {
+	if (n && ns / n < COLD_MIN_NS) {
 		pre_drop_return(p, i); /* runs too often */
 		return;
 	}
-	if (p->stretch_n[i] >= 2 && p->on_stack[i] && p->cold_idx < 0) {
+	if (p->stretch_n[i] < 2 || (!p->on_stack[i] && p->streak[i] < 3) ||
+	    p->cold_idx >= 0) {
+		/* not yet; a stale word, a rare caller, or a call that is
+		 * not in the loop that runs now makes room for the next
+		 * candidate */
+		if (ns >= JUDGE_IDLE_NS && (!n || !p->on_stack[i]))
+			pre_drop_return(p, i);
+		return;
+	}
+	{
 		mrr_debug("cold anchor 0x%llx: %llu in %llu ns, %llu in the "
 			  "stretch",
 			  (unsigned long long)p->anchor[i],
@@ -127,8 +134,15 @@ void pre_measure(struct rtask *t, struct rec_preempt *p, bool at_point)
 		    bpcount_read(&p->count[i], &n) < 0)
 			continue;
 		p->stretch_n[i] += n;
-		if (i == p->cold_idx && !alone)
-			continue; /* its rate is measured alone */
+		p->streak[i] = n ? p->streak[i] + 1 : 0;
+		if (i == p->cold_idx && !alone) {
+			/* its rate is measured alone; meanwhile, one that
+			 * does not run makes room for another */
+			p->cold_idle_ns = n ? 0 : p->cold_idle_ns + ns;
+			if (p->cold_idle_ns >= JUDGE_IDLE_NS)
+				pre_drop_return(p, i);
+			continue;
+		}
 		if (p->acc_ns[i] > 4 * JUDGE_IDLE_NS) {
 			/* recent behaviour weighs more */
 			p->acc_n[i] /= 2;
@@ -140,8 +154,11 @@ void pre_measure(struct rtask *t, struct rec_preempt *p, bool at_point)
 	for (int i = p->nanchors - 1; i >= 0; i--)
 		if (p->ret[i])
 			judge_return(p, i);
-	if (!at_point) /* an event: a new stretch of user code */
+	if (!at_point) { /* an event: a new stretch of user code */
 		memset(p->stretch_n, 0, sizeof(p->stretch_n));
+		memset(p->on_stack, 0, sizeof(p->on_stack));
+		memset(p->streak, 0, sizeof(p->streak));
+	}
 }
 
 /* Whether the cold anchor serves: it ran twice since the task's last event
@@ -165,14 +182,13 @@ void pre_learn_return(struct rtask *t, struct rec_preempt *p,
 	uint64_t found[NSCAN];
 	int nret = 0, n;
 
-	if (p->cold_idx >= 0)
+	if (pre_cold_active(p))
 		return;
 	n = rec_return_addresses(t, regs->rsp, p->skip, p->nskip, found, NSCAN);
 	for (int i = 0; i < p->nanchors; i++) {
 		if (!p->ret[i])
 			continue;
 		nret++;
-		p->on_stack[i] = false;
 		for (int k = 0; k < n; k++)
 			p->on_stack[i] |= found[k] == p->anchor[i];
 	}

@@ -42,8 +42,9 @@ struct rtask;
  * for it and records where the task is. */
 #define RUNTO_NS 2000000ull
 /* A return address found on the stack at a point (retaddr.h) becomes the
- * cold anchor once it is on the stack at a point (a caller of the code that
- * runs) and ran twice since the task's last event, not more often than
+ * cold anchor once it ran twice since the task's last event, and was on the
+ * stack at a point since (a caller of the code that runs) or ran between
+ * each of the last 3 points (a call in the loop's body), not more often than
  * once per COLD_MIN_NS of CPU time (each execution of an anchor costs a
  * debug exception, about 10 us). Then from each point on only the cold
  * anchor counts: the task's hot loop runs at its own speed, and the next
@@ -52,12 +53,13 @@ struct rtask;
  * and it is dropped when it runs too often. When it does not come in
  * RUNTO_NS, the task left that loop: it is dropped, and the point is where
  * the task is (the same bound on a search at replay as without a cold
- * anchor). Judged after JUDGE_NS of CPU time; a candidate that does not
- * run in JUDGE_IDLE_NS (while other anchors slow the task) is a stale word
- * or a rare caller. */
+ * anchor). Judged after JUDGE_NS of CPU time; a candidate that did not
+ * qualify in JUDGE_IDLE_NS (while other anchors slow the task) and did not
+ * run, or is not on the stack since the task's last event (a stale word, a
+ * rare caller, a call of an earlier loop), makes room for the next one. */
 #define COLD_MIN_NS   100000ull
 #define JUDGE_NS      1000000ull
-#define JUDGE_IDLE_NS 500000000ull
+#define JUDGE_IDLE_NS 200000000ull
 /* Return-address candidates a task judges at once. */
 #define NRET 2
 /* Return addresses judged unfit that a task remembers (not tried again). */
@@ -103,11 +105,18 @@ struct rec_preempt {
 	 * a function that returns once per round of a loop that a signal
 	 * ends would never return while it is waited for) */
 	uint64_t stretch_n[NANCHORS];
-	bool on_stack[NANCHORS]; /* found on the stack at the last point */
-	int cold_idx;		 /* the cold anchor that serves, or -1 */
-	int clock_fd;		 /* the task's CPU clock, or -1 */
-	uint64_t restart_ns;	 /* its value at the last restart */
-	uint64_t skip[NSKIP];	 /* return addresses judged unfit */
+	/* found on the stack at a point since the task's last event */
+	bool on_stack[NANCHORS];
+	/* restarts of the counters in a row at which it had run since the
+	 * previous one */
+	int streak[NANCHORS];
+	/* CPU time the cold anchor did not run while the other anchors
+	 * counted (after events) */
+	uint64_t cold_idle_ns;
+	int cold_idx;	      /* the cold anchor that serves, or -1 */
+	int clock_fd;	      /* the task's CPU clock, or -1 */
+	uint64_t restart_ns;  /* its value at the last restart */
+	uint64_t skip[NSKIP]; /* return addresses judged unfit */
 	int nskip, skip_next;
 };
 

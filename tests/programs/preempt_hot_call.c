@@ -16,7 +16,7 @@
 #include <sys/time.h>
 
 /* Calls after the timer, whatever the loop did. */
-#define FIXED_CALLS 150
+#define FIXED_CALLS 300
 
 static volatile sig_atomic_t stop;
 
@@ -28,15 +28,21 @@ static void on_alarm(int sig)
 
 static volatile uint64_t divisor = 3;
 
-/* 30000 rounds of dependent divisions: a fraction of a millisecond, in
- * a loop that a counted instruction slows down a hundredfold. */
+/* 8000 rounds of 8 dependent divisions: a fraction of a millisecond, in a
+ * loop that a counted instruction slows down a hundredfold. */
 __attribute__((noinline)) static uint64_t work(uint64_t x)
 {
 	uint64_t d = divisor;
 
-	for (int i = 0; i < 30000; i++) {
+	for (int i = 0; i < 8000; i++) {
 		x = x / d + 0x9e3779b97f4a7c15ull;
 		x = x / d + 0x7f4a7c159e3779b9ull;
+		x = x / d + 0x3c6ef372fe94f82bull;
+		x = x / d + 0xa54ff53a5f1d36f1ull;
+		x = x / (d + 2) + 0x510e527fade682d1ull;
+		x = x / (d + 2) + 0x9b05688c2b3e6c1full;
+		x = x / (d + 4) + 0x1f83d9abfb41bd6bull;
+		x = x / (d + 4) + 0x5be0cd19137e2179ull;
 	}
 	return x;
 }
