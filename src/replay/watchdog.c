@@ -168,6 +168,7 @@ static void *watch(void *arg)
 	unsigned long gen = 0;
 	unsigned long long cpu = 0;
 	long long progress_ns = 0;
+	char state = 0;
 	pid_t tid;
 
 	while (!atomic_load(&stop_requested)) {
@@ -196,15 +197,28 @@ static void *watch(void *arg)
 			gen = tracee_waiting.gen;
 			progress_ns = tracee_waiting.start_ns;
 			cpu = s.cpu;
+			state = s.state;
 		}
-		if (s.state == 'R' || s.cpu != cpu) {
+		/* a task that runs, uses CPU time or changes state (out of a
+		 * long uninterruptible wait on a machine busy with I/O, into
+		 * the stop mrr waits for) makes progress */
+		if (s.state == 'R' || s.cpu != cpu || s.state != state) {
 			progress_ns = now;
 			cpu = s.cpu;
+			state = s.state;
 			continue;
 		}
 		if (now - progress_ns < a->timeout_s * 1000000000ll)
 			continue;
-		/* still the same wait, still not moving: report it */
+		/* still the same wait, still not moving: report it, unless
+		 * the task moved since this tick's look at it */
+		read_task_state(tid, &s);
+		if (s.state != state || s.cpu != cpu) {
+			progress_ns = now;
+			cpu = s.cpu;
+			state = s.state;
+			continue;
+		}
 		if (tracee_waiting.tid != tid || tracee_waiting.gen != gen)
 			continue;
 		report(a->rp, tid, now - tracee_waiting.start_ns);
