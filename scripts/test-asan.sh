@@ -72,6 +72,6 @@ status=0
 ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 300 \
 	--stop-time "$stop" -R '^unit/' || status=1
 ctest --test-dir build-asan -j"$jobs" --output-on-failure --timeout 300 \
-	--stop-time "$stop" -L "$labels" -LE preempt-flaky -E "$slow" ||
+	--stop-time "$stop" -L "$labels" -E "$slow" ||
 	status=1
 exit $status

@@ -7,7 +7,6 @@ scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
 # Left out: threaded real programs that are slow (label threads-slow: ctest
-# -L threads-slow runs them), wait for issue 12 on main (threads-pending),
-# or miss a preemption point now and then (preempt-flaky, README Limits).
+# -L threads-slow runs them) or wait for issue 12 on main (threads-pending).
 ctest --test-dir build -j"$(nproc)" --output-on-failure --timeout 300 \
-	-LE '^(threads-slow|threads-pending|preempt-flaky)$'
+	-LE '^(threads-slow|threads-pending)$'

@@ -560,7 +560,22 @@ static bool run_to(struct rtask *t, struct rec_preempt *p, int idx,
 static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
 			  const siginfo_t *si)
 {
-	return run_to(t, p, idx, p->anchor[idx], si, RUNTO_NS);
+	uint64_t n = 0, wait = RUNTO_NS;
+
+	/* For a timeslice point, another anchor that ran n times in the
+	 * slice comes back within a few of its periods, or the task left its
+	 * loop (then every microsecond waited adds to the next point's search
+	 * at replay). A signal waits as long as it may, for a counted point. */
+	if (!si && idx != p->cold_idx &&
+	    bpcount_read(&p->count[idx], &n) == 0 && n > 0) {
+		wait = 8 * (SLICE_NS + (p->slice_level ? SLICE_LONG_NS : 0)) /
+		       n;
+		if (wait < RUNTO_HOT_NS)
+			wait = RUNTO_HOT_NS;
+		if (wait > RUNTO_NS)
+			wait = RUNTO_NS;
+	}
+	return run_to(t, p, idx, p->anchor[idx], si, wait);
 }
 
 /* t stopped on a rep string instruction, perhaps between two iterations:

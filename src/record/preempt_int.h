@@ -25,8 +25,13 @@ struct rtask;
 #define SLICE_NS 50000ull
 /* After the first slice, while anchors run: a counted point every
  * SLICE_LONG_NS of CPU time, so that a later uncounted point (the task
- * left its anchors) never needs a long search. */
-#define SLICE_LONG_NS 2000000ull
+ * left its anchors) never needs a long search. A task that leaves its
+ * anchor's loop during this slice and the wait for the anchor (RUNTO_NS)
+ * gets a point searched over both: at 2 ms each, openssl speed left its
+ * setup loop for a digest loop that runs the point's instruction about
+ * 250,000 times per ms, and the replay's search gave up after 1,000,000
+ * stops (1 run in about 30). */
+#define SLICE_LONG_NS 300000ull
 /* Bytes below a return address into the syscall buffer library that its
  * frame's locals may take: left out of a point's deep stack hash. */
 #define LIB_FRAME_MARGIN 512
@@ -39,8 +44,12 @@ struct rtask;
  * task's last counted point before it takes a point where the task is. */
 #define LAST_ANCHOR_NS 200000ull
 /* CPU time a task may run towards an anchor before mrr gives up waiting
- * for it and records where the task is. */
-#define RUNTO_NS 2000000ull
+ * for it and records where the task is: at most RUNTO_NS (the cold anchor,
+ * a return address, may come once per call of a long function, and a held
+ * signal waits that long); for a timeslice point at another anchor, 8 of
+ * its periods in the slice, at least RUNTO_HOT_NS. */
+#define RUNTO_NS     2000000ull
+#define RUNTO_HOT_NS 100000ull
 /* A return address found on the stack at a point (retaddr.h) becomes the
  * cold anchor once it ran twice since the task's last event, and was on the
  * stack at a point since (a caller of the code that runs) or ran between
