@@ -17,7 +17,7 @@
 #define MAX_TASKS 1024
 
 static struct {
-	unsigned long taken, skipped, failed;
+	unsigned long taken, skipped, failed, altstack;
 	uint64_t pages, bytes, ns;
 } stats;
 
@@ -39,6 +39,15 @@ static bool call_writes(long nr, const uint64_t args[6])
 	return false;
 }
 
+/* An alternate signal stack was set (rec_point_digest_note_syscall). */
+static bool altstack_set;
+
+void rec_point_digest_note_syscall(long nr, uint64_t arg0, int64_t result)
+{
+	if (nr == SYS_sigaltstack && arg0 && result == 0)
+		altstack_set = true;
+}
+
 static int64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -57,6 +66,10 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 
 	if (off && strcmp(off, "1") == 0)
 		return 0;
+	if (altstack_set) {
+		stats.altstack++;
+		return 0;
+	}
 	memset(tasks, 0, sizeof(tasks));
 	tasks[n++].tid = t->t.tid;
 	for (struct rtask *o = rec->tasks; o; o = o->next) {
@@ -106,13 +119,14 @@ void rec_point_digest_print_stats(void)
 	const char *v = getenv("MRR_PREEMPT_STATS");
 
 	if (!v || strcmp(v, "1") ||
-	    !(stats.taken || stats.skipped || stats.failed))
+	    !(stats.taken || stats.skipped || stats.failed || stats.altstack))
 		return;
 	fprintf(stderr,
 		"mrr: record memory digests: %lu taken (%llu pages hashed, "
 		"%llu bytes read, %.1f ms), %lu skipped (another thread in a "
-		"call that writes memory), %lu failed\n",
+		"call that writes memory), %lu left out (an alternate signal "
+		"stack), %lu failed\n",
 		stats.taken, (unsigned long long)stats.pages,
 		(unsigned long long)stats.bytes, (double)stats.ns / 1e6,
-		stats.skipped, stats.failed);
+		stats.skipped, stats.altstack, stats.failed);
 }

@@ -20,6 +20,15 @@ struct rtask;
  * turns digests off (for measurements). */
 uint64_t rec_point_digest(struct recorder *rec, struct rtask *t);
 
+/* Called for each syscall event: once a task of the recording set an
+ * alternate signal stack (sigaltstack with a new stack), later points
+ * carry no digest. A signal frame the kernel writes there stays in hashed
+ * memory after its handler returns, and its sigcontext holds the task's
+ * last fault (trapno, err, cr2), which differs at replay, where mrr's
+ * breakpoints and another page-fault history came before it: a digest
+ * would report a divergence in a replay that goes right. */
+void rec_point_digest_note_syscall(long nr, uint64_t arg0, int64_t result);
+
 /* Prints the digests' counts and costs on stderr when
  * MRR_PREEMPT_STATS=1 and a digest was attempted. */
 void rec_point_digest_print_stats(void);
