@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/user.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE	   4096ull
@@ -267,8 +268,8 @@ static int hash_vma(int pm_fd, pid_t pid, struct digest_ctx *c,
 	return 0;
 }
 
-int mem_digest(const struct mem_digest_task *tasks, int ntasks,
-	       struct mem_digest *out)
+static int digest(const struct mem_digest_task *tasks, int ntasks,
+		  struct mem_digest *out)
 {
 	struct digest_ctx *c;
 	struct proc_vma *v = NULL;
@@ -323,6 +324,24 @@ int mem_digest(const struct mem_digest_task *tasks, int ntasks,
 out_free:
 	free(c);
 	free(v);
+	return err;
+}
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+int mem_digest(const struct mem_digest_task *tasks, int ntasks,
+	       struct mem_digest *out)
+{
+	int64_t start = mono_ns();
+	int err = digest(tasks, ntasks, out);
+
+	out->ns = (uint64_t)(mono_ns() - start);
 	return err;
 }
 

@@ -39,6 +39,7 @@ struct mem_digest {
 	uint64_t hash;	     /* never 0 (0 means "none" in a trace) */
 	uint64_t pages;	     /* pages hashed (not all zero) */
 	uint64_t bytes_read; /* bytes read from the process */
+	uint64_t ns;	     /* time taken (CLOCK_MONOTONIC) */
 };
 
 /* Hashes the memory of the process of tasks[0] (which must be stopped, as

@@ -48,21 +48,12 @@ void rec_point_digest_note_syscall(long nr, uint64_t arg0, int64_t result)
 		altstack_set = true;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 {
 	static struct mem_digest_task tasks[MAX_TASKS];
 	const char *off = getenv("MRR_NO_MEM_DIGEST");
 	struct mem_digest d;
 	int n = 0, err;
-	int64_t start;
 
 	if (off && strcmp(off, "1") == 0)
 		return 0;
@@ -99,9 +90,8 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 		}
 		n++;
 	}
-	start = mono_ns();
 	err = mem_digest(tasks, n, &d);
-	stats.ns += (uint64_t)(mono_ns() - start);
+	stats.ns += d.ns;
 	if (err) {
 		stats.failed++;
 		mrr_debug("pid %d: no memory digest: %s", t->t.tid,

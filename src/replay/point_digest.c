@@ -20,21 +20,12 @@ static struct {
 	uint64_t pages, bytes, ns;
 } stats;
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
-}
-
 int replay_point_digest(struct replayer *rp, struct ptask *t)
 {
 	static struct mem_digest_task tasks[MAX_TASKS];
 	const struct mrr_event *ev = &rp->ev;
 	struct mem_digest d;
 	int n = 0, err;
-	int64_t start;
 
 	if (!ev->result)
 		return 0;
@@ -47,9 +38,8 @@ int replay_point_digest(struct replayer *rp, struct ptask *t)
 			continue;
 		tasks[n++].tid = o->t.tid;
 	}
-	start = mono_ns();
 	err = mem_digest(tasks, n, &d);
-	stats.ns += (uint64_t)(mono_ns() - start);
+	stats.ns += d.ns;
 	stats.checked++;
 	stats.pages += d.pages;
 	stats.bytes += d.bytes_read;
