@@ -83,7 +83,8 @@ for i in $(seq 1 "$kills"); do
 	if [ $status != 137 ]; then
 		# Finished before the kill: the test program runs too short.
 		fail "$what: mrr record exited $status before it was killed" \
-			"(make the program run longer)"
+			"(make the program run longer); it said:"
+		head -n 5 "$T/rec.err"
 		continue
 	fi
 

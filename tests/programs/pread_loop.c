@@ -31,9 +31,11 @@ int main(int argc, char **argv)
 		static unsigned char data[FILE_SIZE];
 		for (size_t i = 0; i < FILE_SIZE; i++)
 			data[i] = pattern(i);
-		snprintf(path, sizeof(path), "/tmp/mrr-pread_loop-%d",
-			 (int)getpid());
-		fd = MT_SYS(open(path, O_CREAT | O_EXCL | O_RDWR, 0600));
+		/* A random name: the hardening tests kill this program at
+		 * any moment, also between the open and the unlink, and a
+		 * name made from the pid then collided with a later run's. */
+		snprintf(path, sizeof(path), "/tmp/mrr-pread_loop-XXXXXX");
+		fd = MT_SYS(mkstemp(path));
 		MT_SYS(unlink(path));
 		MT_CHECK(MT_SYS(write(fd, data, FILE_SIZE)) == FILE_SIZE,
 			 "short write");
