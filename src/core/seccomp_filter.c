@@ -185,6 +185,11 @@ uint32_t mrr_seccomp_sbuf_bits(struct tracee *t, long nr, const uint64_t *args)
 			       : 0;
 	if (nr >= 0) {
 		bits = MRR_SYSCALLBUF_NO_PROBE;
+		/* strict mode (emulated): every call must meet mrr's check */
+		if ((nr == SYS_seccomp && args[0] == SECCOMP_SET_MODE_STRICT) ||
+		    (nr == SYS_prctl && args[0] == PR_SET_SECCOMP &&
+		     args[1] == SECCOMP_MODE_STRICT))
+			return bits | MRR_SYSCALLBUF_NO_BUFFER;
 		if (mrr_seccomp_installs_filter(nr, args) &&
 		    filter_may_signal(t, args[2]))
 			bits |= MRR_SYSCALLBUF_NO_BUFFER;

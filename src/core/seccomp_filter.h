@@ -67,7 +67,8 @@ int mrr_seccomp_rewrite(struct tracee *t, struct user_regs_struct *regs)
 
 /* The syscall buffer's hdr.no_probe bits (syscallbuf/abi.h) for task t,
  * the same at record and replay: at the seccomp stop of syscall nr (args)
- * that installs or changes the program's seccomp state or turns syscall
+ * that installs or changes the program's seccomp state (strict mode, emulated,
+ * turns buffering off) or turns syscall
  * user dispatch on (every call then runs traced, where mrr makes the
  * dispatch check), or with nr -1 when the task registers a buffer (from
  * the filters it already has). */

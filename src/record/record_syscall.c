@@ -336,7 +336,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		break;
 	}
 	/* the kernel makes this check before seccomp's */
-	if (rec_sud_entry(rec, t) || rec_sud_prctl(rec, t))
+	if (rec_sud_entry(rec, t) || rec_sud_prctl(rec, t) ||
+	    rec_virt_strict_kill(t))
 		return;
 	d = mrr_syscall_lookup(t->nr);
 

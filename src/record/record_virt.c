@@ -15,6 +15,7 @@
 #include "record/rtask.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -109,6 +110,49 @@ void rec_virt_inherit(struct rtask *child, struct rtask *parent)
 	child->virt = parent->virt;
 }
 
+/* Seccomp strict mode, asked for with prctl(PR_SET_SECCOMP, 1) or
+ * seccomp(SECCOMP_SET_MODE_STRICT, 0, NULL). The kernel cannot combine it
+ * with mrr's filter, so mrr keeps it itself: the call succeeds (skipped,
+ * recorded), and from then on rec_virt_strict_kill stops the task at any
+ * call the mode forbids, as the kernel would. Entering it also turns the
+ * TSC off (rdtsc faults with SIGSEGV). The calls the kernel refuses (bad
+ * arguments, or a filter mode already set) run, and fail there alike. */
+static bool virt_strict(struct recorder *rec, struct rtask *t)
+{
+	struct capture c = {0};
+
+	if (t->nr == SYS_seccomp && (t->args[1] || t->args[2]))
+		return false;
+	if (t->virt.seccomp != SECCOMP_MODE_DISABLED)
+		return false;
+	t->virt.seccomp = SECCOMP_MODE_STRICT;
+	t->virt.tsc = PR_TSC_SIGSEGV;
+	rec_skip_syscall(rec, t, 0, &c);
+	return true;
+}
+
+bool rec_virt_strict_kill(struct rtask *t)
+{
+	struct user_regs_struct r = t->entry_regs;
+
+	if (!t->virt.init || t->virt.seccomp != SECCOMP_MODE_STRICT)
+		return false;
+	switch (t->nr) {
+	case SYS_read:
+	case SYS_write:
+	case SYS_exit:
+	case SYS_rt_sigreturn:
+		return false;
+	}
+	/* the call never runs; the kernel ends only this thread, a signal
+	 * ends its whole process (README "Limits") */
+	r.orig_rax = (uint64_t)-1;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return true; /* gone already */
+	syscall(SYS_tgkill, t->t.tid, t->t.tid, SIGKILL);
+	return true;
+}
+
 bool rec_virt_entry(struct recorder *rec, struct rtask *t)
 {
 	struct capture c = {0};
@@ -116,6 +160,9 @@ bool rec_virt_entry(struct recorder *rec, struct rtask *t)
 
 	virt_init(t);
 	switch (t->nr) {
+	case SYS_seccomp:
+		return t->args[0] == SECCOMP_SET_MODE_STRICT &&
+		       virt_strict(rec, t);
 	case SYS_personality:
 		/* Randomisation must stay off for the next exec to replay. */
 		if (t->args[0] != 0xffffffffu &&
@@ -156,6 +203,8 @@ bool rec_virt_entry(struct recorder *rec, struct rtask *t)
 	case PR_GET_SECCOMP:
 		rec_skip_syscall(rec, t, t->virt.seccomp, &c);
 		return true;
+	case PR_SET_SECCOMP:
+		return t->args[1] == SECCOMP_MODE_STRICT && virt_strict(rec, t);
 	case PR_GET_NO_NEW_PRIVS:
 		if (t->args[1] || t->args[2] || t->args[3] || t->args[4])
 			return false; /* EINVAL, from the kernel */

@@ -288,6 +288,10 @@ void rec_virt_inherit(struct rtask *child, struct rtask *parent);
  * when the call was answered (EACCES, recorded) here, because natively the
  * task would have neither no_new_privs nor CAP_SYS_ADMIN. */
 bool rec_virt_filter_denied(struct recorder *rec, struct rtask *t);
+/* At the entry of a call of t in (emulated) seccomp strict mode that the
+ * mode forbids: true when t was killed for it (SIGKILL, as the kernel does;
+ * the call does not run and nothing is recorded but t's end). */
+bool rec_virt_strict_kill(struct rtask *t);
 
 /* sud.c: syscall user dispatch. At the entry of prctl
  * (PR_SET_SYSCALL_USER_DISPATCH): true when answered (and recorded) here.
@@ -306,7 +310,7 @@ void rec_sbuf_trace_next(struct rtask *t);
 
 /* seccomp_guard.c */
 /* At t's seccomp stop: refuses what mrr cannot record (a syscall made from
- * mrr's page, seccomp strict mode, a seccomp user-space supervisor) and
+ * mrr's page, a seccomp user-space supervisor) and
  * rewrites a seccomp filter the program installs. Returns false when it
  * stopped the recording. */
 bool rec_seccomp_entry(struct recorder *rec, struct rtask *t);

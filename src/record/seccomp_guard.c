@@ -42,15 +42,6 @@ bool rec_seccomp_entry(struct recorder *rec, struct rtask *t)
 			 t->t.tid, t->nr, (unsigned long long)ip, events(rec));
 		return false;
 	}
-	if ((t->nr == SYS_seccomp && a[0] == SECCOMP_SET_MODE_STRICT) ||
-	    (t->nr == SYS_prctl && a[0] == PR_SET_SECCOMP &&
-	     a[1] == SECCOMP_MODE_STRICT)) {
-		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-			 "pid %d asked for seccomp strict mode at event %llu, "
-			 "which cannot be combined with mrr's seccomp filter",
-			 t->t.tid, events(rec));
-		return false;
-	}
 	if (!mrr_seccomp_installs_filter(t->nr, a))
 		return true;
 	if (t->nr == SYS_seccomp && (a[1] & SECCOMP_FILTER_FLAG_NEW_LISTENER)) {

@@ -1,0 +1,118 @@
+/* seccomp_strict: seccomp strict mode (PR_SET_SECCOMP 1, or seccomp()
+ * SECCOMP_SET_MODE_STRICT) leaves a thread read, write, exit and
+ * rt_sigreturn; any other call kills it with SIGKILL, exit_group and
+ * PR_GET_SECCOMP included, and rdtsc faults (the kernel turns the TSC
+ * off). mrr cannot put a task in strict mode next to its own filter, so it
+ * emulates it. Each case runs in a child that enters strict mode; the
+ * parent checks how it ended, natively, at record and at replay alike. */
+#include "mrr_test.h"
+
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+static void say(const char *s)
+{
+	syscall(SYS_write, 1, s, strlen(s));
+}
+
+static void enter_strict(int how)
+{
+	long r = how ? syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 0, NULL)
+		     : prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0);
+
+	if (r != 0)
+		syscall(SYS_exit, 100);
+}
+
+/* Runs one case in a child; returns its wait status. */
+static int run(int which)
+{
+	char buf[8] = {0};
+	int fds[2], status;
+	unsigned lo, hi;
+	pid_t pid;
+
+	MT_SYS(pipe(fds));
+	MT_SYS(write(fds[1], "abc", 3));
+	fflush(stdout);
+	pid = fork();
+	MT_CHECK(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		enter_strict(which & 1);
+		switch (which) {
+		case 0: /* read and write, then exit: allowed */
+		case 1:
+			if (syscall(SYS_read, fds[0], buf, 3) != 3 ||
+			    memcmp(buf, "abc", 3))
+				syscall(SYS_exit, 101);
+			say("child: read and wrote in strict mode\n");
+			syscall(SYS_exit, 7);
+			break;
+		case 2: /* a forbidden call: killed before it runs */
+			say("child: calling getppid\n");
+			syscall(SYS_getppid);
+			syscall(SYS_exit, 102);
+			break;
+		case 3: /* exit_group is not in the list */
+			syscall(SYS_exit_group, 3);
+			break;
+		case 4: /* asking for the mode is a prctl, forbidden too */
+			syscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0);
+			syscall(SYS_exit, 104);
+			break;
+		case 5: /* the TSC is off: rdtsc faults */
+			__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+			syscall(SYS_exit, 105);
+			break;
+		}
+		syscall(SYS_exit, 106);
+	}
+	MT_SYS(waitpid(pid, &status, 0));
+	close(fds[0]);
+	close(fds[1]);
+	return status;
+}
+
+int main(void)
+{
+	static const char *const names[] = {
+		"read/write/exit (prctl)",
+		"read/write/exit (seccomp)",
+		"getppid",
+		"exit_group",
+		"PR_GET_SECCOMP",
+		"rdtsc",
+	};
+	int status, i;
+
+	mt_init();
+	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
+		 "PR_GET_SECCOMP before: %s", strerror(errno));
+	/* bad arguments fail without entering the mode */
+	MT_CHECK(syscall(SYS_seccomp, SECCOMP_SET_MODE_STRICT, 1, NULL) == -1 &&
+			 errno == EINVAL,
+		 "seccomp(STRICT, 1): %s", strerror(errno));
+	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
+		 "PR_GET_SECCOMP after a failed call: %s", strerror(errno));
+	for (i = 0; i < 6; i++) {
+		status = run(i);
+		if (i < 2)
+			MT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 7,
+				 "%s: status 0x%x", names[i], status);
+		else if (i == 5)
+			MT_CHECK(WIFSIGNALED(status) &&
+					 WTERMSIG(status) == SIGSEGV,
+				 "%s: status 0x%x", names[i], status);
+		else
+			MT_CHECK(WIFSIGNALED(status) &&
+					 WTERMSIG(status) == SIGKILL,
+				 "%s: status 0x%x", names[i], status);
+		printf("%s: status 0x%x\n", names[i], status & 0x7f7f);
+	}
+	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
+		 "PR_GET_SECCOMP in the parent: %s", strerror(errno));
+	printf("PASS\n");
+	return 0;
+}
