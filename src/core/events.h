@@ -6,7 +6,9 @@
 #ifndef MRR_CORE_EVENTS_H
 #define MRR_CORE_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MRR_NREGS 27 /* struct user_regs_struct, as u64 words */
 
@@ -127,11 +129,31 @@ struct mrr_shm_extra {
 };
 
 /* MRR_EV_SYSCALL of the write family that wrote into a file some recorded
- * process had mapped: replay writes the same bytes into its copy. */
+ * process had mapped: replay writes the same bytes into its copy. Also
+ * ftruncate and fallocate of such a file (offset: its size after). */
 struct mrr_file_write_extra {
 	char file[64];	 /* stored name of the mapped file */
 	uint64_t offset; /* file offset the bytes went to */
+	/* The mapped file's ident (struct mrr_mmap_extra): files that held
+	 * the same bytes share a stored name, and only this tells them
+	 * apart. 0: not known. Older traces end before it
+	 * (MRR_FILE_WRITE_EXTRA_OLD bytes). */
+	uint32_t ident;
+	uint32_t pad;
 };
+#define MRR_FILE_WRITE_EXTRA_OLD 72u
+
+/* The file write extra (either length) into *out, with ident 0 for the
+ * older one; false when extra is neither or its name has no NUL. */
+static inline bool mrr_file_write_extra_get(const void *extra, uint32_t len,
+					    struct mrr_file_write_extra *out)
+{
+	if (len != sizeof(*out) && len != MRR_FILE_WRITE_EXTRA_OLD)
+		return false;
+	memset(out, 0, sizeof(*out));
+	memcpy(out, extra, len);
+	return memchr(out->file, 0, sizeof(out->file)) != NULL;
+}
 
 /* MRR_EV_SYSCALL of clone and clone3 that created a task (result > 0):
  * the clone flags the call used (clone3's live in the program's memory),

@@ -310,12 +310,16 @@ bool dump_file_write(const struct mrr_event *ev,
 {
 	if (ev->kind != MRR_EV_SYSCALL ||
 	    !(is_write_family(ev->nr) || ev->nr == SYS_ftruncate ||
-	      ev->nr == SYS_fallocate) ||
-	    ev->extra_len != sizeof(*out))
+	      ev->nr == SYS_fallocate))
 		return false;
-	memcpy(out, ev->extra, sizeof(*out));
-	out->file[sizeof(out->file) - 1] = 0;
-	return true;
+	if (ev->extra_len == sizeof(*out) ||
+	    ev->extra_len == MRR_FILE_WRITE_EXTRA_OLD) {
+		memset(out, 0, sizeof(*out));
+		memcpy(out, ev->extra, ev->extra_len);
+		out->file[sizeof(out->file) - 1] = 0;
+		return true;
+	}
+	return false;
 }
 
 bool dump_interrupted(const struct mrr_event *ev, uint64_t *pending)

@@ -395,12 +395,14 @@ static bool program_may_write(const struct rtask *t)
 	return (fl & O_ACCMODE) != O_RDONLY;
 }
 
-/* The stored file that fd of t is open on (a regular file some recorded
- * process maps), or NULL; its current size into *size. The newest entry
- * wins: a file stored again after it changed keeps its inode. */
-const struct stored_file *
-rec_stored_for_fd(struct recorder *rec, struct rtask *t, int fd, uint64_t *size)
+/* The newest entry wins: a file stored again after it changed keeps its
+ * inode. The ident is one more than the oldest entry's index, as
+ * file_ident() gives it to mappings. */
+const struct stored_file *rec_stored_for_fd(struct recorder *rec,
+					    struct rtask *t, int fd,
+					    uint64_t *size, uint32_t *ident)
 {
+	const struct stored_file *newest = NULL;
 	char path[64];
 	struct stat st;
 	size_t i;
@@ -408,13 +410,16 @@ rec_stored_for_fd(struct recorder *rec, struct rtask *t, int fd, uint64_t *size)
 	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return NULL;
-	for (i = rec->nstored; i-- > 0;)
+	for (i = 0; i < rec->nstored; i++)
 		if (rec->stored[i].dev == st.st_dev &&
 		    rec->stored[i].ino == st.st_ino) {
-			*size = (uint64_t)st.st_size;
-			return &rec->stored[i];
+			if (!newest)
+				*ident = (uint32_t)i + 1;
+			newest = &rec->stored[i];
 		}
-	return NULL;
+	if (newest)
+		*size = (uint64_t)st.st_size;
+	return newest;
 }
 
 /* An ftruncate or fallocate of a file some recorded process maps: the
@@ -431,7 +436,7 @@ void rec_file_resize_exit(struct recorder *rec, struct rtask *t,
 
 	if (t->last_result != 0 || !rec->nstored)
 		return;
-	sf = rec_stored_for_fd(rec, t, (int)t->args[0], &size);
+	sf = rec_stored_for_fd(rec, t, (int)t->args[0], &size, &x.ident);
 	if (!sf)
 		return;
 	memcpy(x.file, sf->name, sizeof(x.file));

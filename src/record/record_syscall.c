@@ -717,7 +717,7 @@ static void capture_file_write(struct recorder *rec, struct rtask *t,
 	uint64_t pos = 0, size;
 	FILE *f;
 
-	sf = rec_stored_for_fd(rec, t, (int)t->args[0], &size);
+	sf = rec_stored_for_fd(rec, t, (int)t->args[0], &size, &x.ident);
 	if (!sf)
 		return;
 	if (t->nr == SYS_pwrite64 || t->nr == SYS_pwritev ||

@@ -342,9 +342,12 @@ bool rec_iov_touches_mrr_page(struct rtask *t);
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);
 void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c);
+/* The stored file that fd of t is open on (a regular file some recorded
+ * process maps), or NULL; its current size into *size and its ident (as
+ * in struct mrr_mmap_extra) into *ident. */
 const struct stored_file *rec_stored_for_fd(struct recorder *rec,
 					    struct rtask *t, int fd,
-					    uint64_t *size);
+					    uint64_t *size, uint32_t *ident);
 int rec_store_fd_file(struct recorder *rec, struct rtask *t, int fd,
 		      unsigned flags, char name[MRR_STORED_NAME_MAX],
 		      uint64_t *size);

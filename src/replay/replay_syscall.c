@@ -158,7 +158,7 @@ static void file_write_seen(struct replayer *rp, struct ptask *t,
 static void replay_output(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_event *ev = &rp->ev;
-	const struct mrr_file_write_extra *x = ev->extra;
+	struct mrr_file_write_extra xb, *x = &xb;
 	char src[PATH_MAX], copy[PATH_MAX];
 	int fd;
 
@@ -168,11 +168,11 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 				     ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2, -1);
 		return;
 	}
-	if (ev->result <= 0 || ev->extra_len != sizeof(*x) ||
-	    memchr(x->file, 0, sizeof(x->file)) == NULL)
+	if (ev->result <= 0 ||
+	    !mrr_file_write_extra_get(ev->extra, ev->extra_len, x))
 		return;
 	if (stored_path(rp, x->file, src, sizeof(src)) ||
-	    private_copy(rp, x->file, 0, src, copy, sizeof(copy)) < 0)
+	    private_copy(rp, x->file, x->ident, src, copy, sizeof(copy)) < 0)
 		return;
 	fd = open(copy, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || copy_written(t, ev, fd, (int64_t)x->offset) < 0)
@@ -219,15 +219,15 @@ static int fallocate_copy(int fd, int mode, uint64_t off, uint64_t len)
 static void replay_file_resize(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_event *ev = &rp->ev;
-	const struct mrr_file_write_extra *x = ev->extra;
+	struct mrr_file_write_extra xb, *x = &xb;
 	char src[PATH_MAX], copy[PATH_MAX];
 	int fd, err = 0;
 
-	if (ev->result != 0 || ev->extra_len != sizeof(*x) ||
-	    memchr(x->file, 0, sizeof(x->file)) == NULL)
+	if (ev->result != 0 ||
+	    !mrr_file_write_extra_get(ev->extra, ev->extra_len, x))
 		return;
 	if (stored_path(rp, x->file, src, sizeof(src)) ||
-	    private_copy(rp, x->file, 0, src, copy, sizeof(copy)) < 0)
+	    private_copy(rp, x->file, x->ident, src, copy, sizeof(copy)) < 0)
 		return;
 	fd = open(copy, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -370,8 +370,11 @@ static int replace_and_run(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
-/* The replay's own writable copy of a stored file (one per name), so that
- * writes through mappings never touch the trace. */
+/* The replay's own writable copy of a stored file, so that writes through
+ * mappings never touch the trace: one per recorded file (ident), which
+ * takes each stored version of that file in turn. Files that held the same
+ * bytes share a stored name but never a copy. Ident 0 (older traces): one
+ * copy per name. */
 static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
 			const char *src, char *buf, size_t buflen)
 {
@@ -387,7 +390,8 @@ static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
 		}
 	}
 	for (i = 0; i < rp->ncopies && !c; i++)
-		if (!strcmp(rp->copies[i].name, name))
+		if (!strcmp(rp->copies[i].name, name) &&
+		    (!ident || rp->copies[i].ident == ident))
 			c = &rp->copies[i];
 	if (!c) {
 		if (rp->ncopies % 16 == 0) {
@@ -402,7 +406,8 @@ static int private_copy(struct replayer *rp, const char *name, uint32_t ident,
 		snprintf(c->name, sizeof(c->name), "%s", name);
 		c->ident = ident;
 	}
-	/* a write names the version only: its file is the one last mapped */
+	/* an older trace's write names the version only: its file is the
+	 * one last mapped */
 	ident = c->ident;
 	if ((ident ? snprintf(buf, buflen, "%s/file-%u", rp->tmpdir, ident)
 		   : snprintf(buf, buflen, "%s/%s", rp->tmpdir, name)) >=
