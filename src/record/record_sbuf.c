@@ -123,6 +123,7 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 					 rec->w));
 			return;
 		}
+		rec_status_mend_record(rec, t, r, (uint8_t *)data);
 	}
 	if (k < 0) {
 		corrupted(rec, t, err);

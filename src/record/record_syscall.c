@@ -824,6 +824,8 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 	} else if (t->nr == SYS_restart_syscall) {
 		t->restart_saved = false;
 	}
+	if (result > 0)
+		rec_status_mend_capture(rec, t, &c);
 	if (result <= -512 && result >= -516)
 		capture_pending(t, &c);
 	switch (t->nr) {

@@ -45,6 +45,11 @@ static void virt_init(struct rtask *t)
 	t->virt.nnp = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) == 1;
 }
 
+void rec_virt_init(struct rtask *t)
+{
+	virt_init(t);
+}
+
 /* Whether tid has CAP_SYS_ADMIN in its effective set (/proc/TID/status). */
 static bool has_sys_admin(pid_t tid)
 {

@@ -278,7 +278,21 @@ bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t);
 void rec_vm_writev_exit(struct recorder *rec, struct rtask *t, int64_t result,
 			struct capture *c);
 
+/* proc_status.c: reads of a recorded task's /proc/PID/status show its own
+ * no_new_privs, seccomp mode and filter count (see there). At the exit of
+ * a read-family call, after its capture: mends the captured bytes and the
+ * program's memory alike. */
+void rec_status_mend_capture(struct recorder *rec, struct rtask *t,
+			     struct capture *c);
+/* At a flush, for each buffered record (data: its bytes in mrr's copy, to
+ * be written to the trace): the same for a buffered read. */
+struct mrr_syscallbuf_rec;
+void rec_status_mend_record(struct recorder *rec, struct rtask *t,
+			    const struct mrr_syscallbuf_rec *r, uint8_t *data);
+
 /* record_virt.c */
+/* Fills t->virt from mrr's own settings when it is not filled in yet. */
+void rec_virt_init(struct rtask *t);
 /* At entry: true when the call was answered (and recorded) here. */
 bool rec_virt_entry(struct recorder *rec, struct rtask *t);
 /* At exit, before the event is written: may correct regs->rax. */

@@ -59,6 +59,11 @@
  *   buffered calls still gets it soon, mrr sets hdr.trace_next at record;
  *   the next wrapper clears it and takes the traced path. At replay that
  *   call finds no record, so it takes the traced path there too.
+ * - A buffered read, pread or readv whose data holds a line of a /proc
+ *   status file that mrr mends ("NoNewPrivs:", "Seccomp:",
+ *   "Seccomp_filters:"; status_scan.h) makes the traced MRR_SYSCALL_FLUSH
+ *   right after committing its record, at record and replay alike, so that
+ *   mrr mends the bytes (record) before the program uses them.
  * - The recorded program can write anywhere in the buffer. mrr treats it as
  *   untrusted: every size, offset and count is checked, and a corrupted
  *   buffer ends the recording with an error.

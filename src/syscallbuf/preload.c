@@ -4,6 +4,7 @@
  * Built -nostdlib: the only symbol taken from elsewhere is libc's
  * __errno_location, and only to report errors the way libc does. */
 #include "syscallbuf/preload.h"
+#include "syscallbuf/status_scan.h"
 
 #include "core/tracee.h"
 #include "syscallbuf/abi.h"
@@ -163,10 +164,21 @@ static uint32_t sb_align8(size_t n)
  * itself. The library leaves used alone: at replay, mrr loads the next
  * records after this syscall only if there are any, and a reset here would
  * turn the consumed ones into fresh ones. */
-static void sb_maybe_flush(volatile struct mrr_syscallbuf_hdr *hdr)
+static void sb_maybe_flush(volatile struct mrr_syscallbuf_hdr *hdr, int now)
 {
-	if (hdr->used > MRR_SYSCALLBUF_FLUSH_AT)
+	if (now || hdr->used > MRR_SYSCALLBUF_FLUSH_AT)
 		sb_call_traced(MRR_SYSCALL_FLUSH, 0, 0, 0);
+}
+
+/* Whether the data of a buffered read may hold lines of a /proc status
+ * file that mrr mends (status_scan.h): the call then flushes at once, at
+ * record and replay alike. */
+static int sb_reads_status(const struct sb_call *c, const uint8_t *data,
+			   size_t len)
+{
+	return (c->nr == __NR_read || c->nr == __NR_pread64 ||
+		c->nr == __NR_readv) &&
+	       mrr_status_has_token(data, len);
 }
 
 /* File types sb_fd_type tells apart. */
@@ -291,6 +303,7 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	struct mrr_syscallbuf_rec *rec;
 	size_t len;
 	long res;
+	int mend;
 
 	/* Decisions only the record can make; each one that says no takes
 	 * the traced path, so the replay finds no record here either. */
@@ -347,11 +360,12 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	rec->data_len = (uint32_t)len;
 	rec->pad = 0;
 	sb_move_data(c, (uint8_t *)(rec + 1), len, 1);
+	mend = sb_reads_status(c, (const uint8_t *)(rec + 1), len);
 	SB_BARRIER();
 	hdr->used = used + rec->size;
 	hdr->busy = 0;
 	SB_BARRIER();
-	sb_maybe_flush(hdr);
+	sb_maybe_flush(hdr, mend);
 	return res;
 }
 
@@ -380,6 +394,7 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	const struct mrr_syscallbuf_rec *rec;
 	uint32_t avail = hdr->avail;
 	long res;
+	int mend;
 
 	if (avail > SB_CAPACITY)
 		avail = SB_CAPACITY;
@@ -401,11 +416,12 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	if (c->flags & SB_MADVISE)
 		sb_untraced(c);
 	res = rec->result;
+	mend = sb_reads_status(c, (const uint8_t *)(rec + 1), rec->data_len);
 	SB_BARRIER();
 	hdr->used = used + rec->size;
 	hdr->busy = 0;
 	SB_BARRIER();
-	sb_maybe_flush(hdr);
+	sb_maybe_flush(hdr, mend);
 	return res;
 }
 

@@ -1,0 +1,57 @@
+/* Which read data may hold lines of /proc/PID/status that mrr changes for
+ * the program (src/record/proc_status.c): "NoNewPrivs:", "Seccomp:" and
+ * "Seccomp_filters:". Shared by the preload library (libc-free), which
+ * makes a buffered read whose data holds one flush at once, so that the
+ * recorder mends the bytes before the program sees them, and by the
+ * recorder. The answer depends only on the bytes, which the replay feeds
+ * back, so the replay flushes at the same calls. */
+#ifndef MRR_SYSCALLBUF_STATUS_SCAN_H
+#define MRR_SYSCALLBUF_STATUS_SCAN_H
+
+#include <stdint.h>
+
+typedef uint64_t __attribute__((may_alias, aligned(1))) mrr_u64_unaligned;
+
+static inline int mrr_status_word_at(const unsigned char *p, unsigned long i,
+				     const char *w, unsigned long n)
+{
+	if (i < n)
+		return 0;
+	for (unsigned long k = 0; k < n; k++)
+		if (p[i - n + k] != (unsigned char)w[k])
+			return 0;
+	return 1;
+}
+
+/* Whether one of the words ends right before the ':' at p[i]. */
+static inline int mrr_status_colon(const unsigned char *p, unsigned long i)
+{
+	return mrr_status_word_at(p, i, "NoNewPrivs", 10) ||
+	       mrr_status_word_at(p, i, "Seccomp", 7) ||
+	       mrr_status_word_at(p, i, "Seccomp_filters", 15);
+}
+
+/* 1 when the n bytes at p hold one of the words followed by ':'. Eight
+ * bytes at a time to the next ':' (the usual has-zero-byte test on the
+ * bytes xor ':'), so that reads of ordinary files pay little. */
+static inline int mrr_status_has_token(const unsigned char *p, unsigned long n)
+{
+	const uint64_t ones = 0x0101010101010101ull, colons = ones * ':';
+	unsigned long i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x = *(const mrr_u64_unaligned *)(p + i) ^ colons;
+
+		if (!((x - ones) & ~x & (ones << 7)))
+			continue;
+		for (unsigned long k = i; k < i + 8; k++)
+			if (p[k] == ':' && mrr_status_colon(p, k))
+				return 1;
+	}
+	for (; i < n; i++)
+		if (p[i] == ':' && mrr_status_colon(p, i))
+			return 1;
+	return 0;
+}
+
+#endif
