@@ -35,6 +35,8 @@ static const char usage[] =
 	"  70  replay diverged from the recording\n"
 	"  71  the system refused an operation mrr needs (ptrace, fork)\n"
 	"  73  the trace could not be written (disk full, permissions)\n"
+	"  74  replay could not echo the program's output (disk full, I/O "
+	"error)\n"
 	"  77  replay refused another user's trace (see --allow-foreign)\n";
 
 int usage_error(const char *verb, const char *fmt, ...)

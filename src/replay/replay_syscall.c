@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "core/clone_untraced.h"
 #include "core/events.h"
+#include "core/exitcodes.h"
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/seccomp_filter.h"
@@ -23,6 +24,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/sched.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +98,22 @@ static int copy_segment(struct ptask *t, uint64_t addr, uint64_t len, int fd,
 
 		if (tracee_read_all(&t->t, addr, buf, n) < 0)
 			return -EFAULT;
-		w = *pos < 0 ? write(fd, buf, n) : pwrite(fd, buf, n, *pos);
-		if (w != (ssize_t)n)
-			return -EIO;
+		for (size_t done = 0; done < n; done += (size_t)w) {
+			w = *pos < 0 ? write(fd, buf + done, n - done)
+				     : pwrite(fd, buf + done, n - done,
+					      *pos + (int64_t)done);
+			if (w < 0 && errno == EAGAIN) {
+				/* Someone set our stdout non-blocking. */
+				struct pollfd p = {.fd = fd, .events = POLLOUT};
+
+				poll(&p, 1, 1000);
+				w = 0;
+			} else if (w < 0 && errno == EINTR) {
+				w = 0;
+			} else if (w <= 0) {
+				return -EIO;
+			}
+		}
 		if (*pos >= 0)
 			*pos += (int64_t)n;
 		addr += n;
@@ -163,9 +178,30 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 	int fd;
 
 	if (ev->flags & (MRR_EVF_TO_STDOUT | MRR_EVF_TO_STDERR)) {
-		if (!rp->o->quiet && ev->seq >= rp->echo_from)
-			copy_written(t, ev,
-				     ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2, -1);
+		int out = ev->flags & MRR_EVF_TO_STDOUT ? 1 : 2;
+		int err;
+
+		if (rp->o->quiet || ev->seq < rp->echo_from)
+			return;
+		/* An echo that is lost is a replay that looks different from
+		 * the recording: never silently (EPIPE never gets here:
+		 * SIGPIPE ends the replay, as it ends `cat`). */
+		errno = 0;
+		err = copy_written(t, ev, out, -1);
+		if (err == -EFAULT)
+			diverge(rp, t,
+				"the bytes the program wrote to %s cannot be "
+				"read from its memory",
+				out == 1 ? "stdout" : "stderr");
+		else if (err) {
+			mrr_err("event %" PRIu64 " pid %d: cannot echo what "
+				"the program wrote to %s: %s",
+				ev->seq, ev->tid,
+				out == 1 ? "stdout" : "stderr",
+				errno ? strerror(errno) : "short write");
+			if (!rp->status)
+				rp->status = MRR_EXIT_IOERR;
+		}
 		return;
 	}
 	if (ev->result <= 0 ||
