@@ -14,10 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
-int mrr_install_seccomp_filter(bool untraced_sigaction)
+bool mrr_file_raises_privs(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	if ((st.st_mode & S_ISUID) ||
+	    (st.st_mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+		return true;
+	return getxattr(path, "security.capability", NULL, 0) > 0;
+}
+
+int mrr_install_seccomp_filter(bool untraced_sigaction, bool keep_privs)
 {
 	/* ip after the untraced `syscall` instruction */
 	const unsigned long long ip =
@@ -66,10 +80,13 @@ int mrr_install_seccomp_filter(bool untraced_sigaction)
 		.filter = code,
 	};
 
-	/* Also as root: an exec of a set-user-ID program would otherwise
-	 * turn address randomization back on (PER_CLEAR_ON_SETID), so its
-	 * layout could not be reproduced. Under no_new_privs the set-ID bits
-	 * are ignored, at record and replay alike. */
+	/* With CAP_SYS_ADMIN the kernel takes the filter without
+	 * no_new_privs, and the program's own answers stay the kernel's. */
+	if (keep_privs &&
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) == 0)
+		return 0;
+	if (keep_privs && errno != EACCES)
+		return -errno;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return -errno;
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)

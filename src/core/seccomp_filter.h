@@ -25,8 +25,14 @@
 struct tracee;
 
 /* Installs the filter in the calling process (the child, before execve).
- * Sets no_new_privs first, so set-user-ID and set-group-ID bits are not
- * honoured in the recorded program. Returns 0 or -errno.
+ * Returns 0 or -errno. With keep_privs (record) it first tries without
+ * no_new_privs, which works with CAP_SYS_ADMIN in the process's user
+ * namespace (root): the program then sees the kernel's own no_new_privs,
+ * and the recorder sets the bit only where an exec would raise privileges
+ * (mrr_file_raises_privs). Otherwise (unprivileged record, and every
+ * replay) it sets no_new_privs first, so set-user-ID and set-group-ID bits
+ * are not honoured: such an exec would turn address randomisation back on
+ * (PER_CLEAR_ON_SETID), and its layout could not be reproduced.
  *
  * untraced_sigaction (recordings with MRR_INFO_UNTRACED_SIGACTION, and
  * their replays) lets rt_sigaction run without a stop, except for SIGALRM,
@@ -37,8 +43,14 @@ struct tracee;
  * makes 130 of them, which libc makes internally and the preload library
  * cannot buffer). The recorder reads dispositions from /proc when it
  * needs them. */
-int mrr_install_seccomp_filter(bool untraced_sigaction)
+int mrr_install_seccomp_filter(bool untraced_sigaction, bool keep_privs)
 	__attribute__((warn_unused_result));
+
+/* Whether an exec of the file at path (a name mrr can stat) would raise
+ * privileges, and so clear ADDR_NO_RANDOMIZE, in a task without
+ * no_new_privs: a regular file that is set-user-ID, set-group-ID (with
+ * group execute) or has file capabilities. */
+bool mrr_file_raises_privs(const char *path);
 
 /* Instructions mrr puts in front of a program's filter. */
 #define MRR_SECCOMP_PREFIX_LEN 10

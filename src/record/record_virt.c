@@ -15,6 +15,8 @@
 #include "record/rtask.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <linux/capability.h>
 #include <linux/filter.h>
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 
 /* What a task of mrr's own would see: where the program starts from. */
@@ -254,4 +257,83 @@ void rec_virt_exit(struct rtask *t, struct user_regs_struct *regs)
 			t->virt.seccomp = SECCOMP_MODE_FILTER;
 		return;
 	}
+}
+
+/* Whether t runs with no_new_privs (/proc/TID/status; true when it cannot
+ * tell). */
+static bool real_nnp(pid_t tid)
+{
+	char path[64], line[256];
+	bool on = true;
+	long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return true;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "NoNewPrivs: %ld", &v) == 1)
+			on = v != 0;
+	fclose(f);
+	return on;
+}
+
+/* The name under which mrr can stat the file t's execve or execveat
+ * executes. Returns false when it cannot tell (the kernel then fails it, or
+ * it is nothing mrr could find). */
+static bool exec_file(struct rtask *t, char *out, size_t size)
+{
+	const bool at = t->nr == SYS_execveat;
+	const int dirfd = at ? (int)t->args[0] : AT_FDCWD;
+	char name[PATH_MAX];
+	int n;
+
+	if (tracee_read_str(&t->t, t->args[at ? 1 : 0], name, sizeof(name)) < 0)
+		return false;
+	if (!name[0] && at && (t->args[4] & AT_EMPTY_PATH))
+		n = snprintf(out, size, "/proc/%d/fd/%d", t->t.tid, dirfd);
+	else if (name[0] == '/')
+		n = snprintf(out, size, "/proc/%d/root%s", t->t.tid, name);
+	else if (dirfd == AT_FDCWD)
+		n = snprintf(out, size, "/proc/%d/cwd/%s", t->t.tid, name);
+	else
+		n = snprintf(out, size, "/proc/%d/fd/%d/%s", t->t.tid, dirfd,
+			     name);
+	return n > 0 && (size_t)n < size;
+}
+
+bool rec_exec_nnp(struct rtask *t)
+{
+	struct user_regs_struct r = t->entry_regs;
+	char path[PATH_MAX + 64];
+
+	if (t->nr != SYS_execve && t->nr != SYS_execveat)
+		return false;
+	if (!exec_file(t, path, sizeof(path)) || !mrr_file_raises_privs(path) ||
+	    real_nnp(t->t.tid))
+		return false;
+	/* A script's interpreter is not looked at: set-ID bits on an
+	 * interpreter are rare, and such an exec is refused by no one. */
+	r.orig_rax = SYS_prctl;
+	r.rdi = PR_SET_NO_NEW_PRIVS;
+	r.rsi = 1;
+	r.rdx = r.r10 = r.r8 = 0;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return false;
+	t->nnp_exec = true;
+	t->in_syscall = true;
+	ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0);
+	return true;
+}
+
+void rec_exec_nnp_again(struct rtask *t)
+{
+	struct user_regs_struct r = t->entry_regs;
+
+	/* back onto the `syscall` instruction, with the call's number */
+	r.rip -= 2;
+	r.rax = r.orig_rax;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return;
 }

@@ -237,7 +237,10 @@ static void exec_child(const struct record_opts *o, int go_fd)
 		set_preload(o->preload);
 	personality(ADDR_NO_RANDOMIZE);
 	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
-	if (mrr_install_seccomp_filter(true) < 0)
+	/* no no_new_privs where mrr can do without, but for a program that
+	 * raises privileges itself (see rec_exec_nnp) */
+	if (mrr_install_seccomp_filter(true, !mrr_file_raises_privs(o->exe)) <
+	    0)
 		_exit(MRR_EXIT_OSERR);
 	execv(o->exe, o->argv);
 	_exit(MRR_EXIT_NOINPUT);
@@ -564,6 +567,12 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 			return;
 		}
 		t->in_syscall = false;
+		if (t->nnp_exec) { /* the execve is made again, below */
+			t->nnp_exec = false;
+			rec_exec_nnp_again(t);
+			resume(rec, t, PTRACE_CONT, 0);
+			return;
+		}
 		if (t->untraced_cleared) {
 			t->untraced_cleared = false;
 			if (mrr_clone_restore_untraced(&t->t, t->nr,

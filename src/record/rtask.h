@@ -62,6 +62,8 @@ struct rtask {
 	bool released; /* parent's fork event written: may run */
 	bool first_stop_seen;
 	bool after_exec;   /* next syscall-exit is execve's */
+	bool nnp_exec;	   /* its execve became prctl(PR_SET_NO_NEW_PRIVS)
+			    * and is made again at that call's exit */
 	bool in_syscall;   /* entry seen, waiting for the exit */
 	bool fork_written; /* this syscall's event was written at fork */
 	bool exiting;	   /* exit/exit_group entered */
@@ -291,6 +293,14 @@ void rec_status_mend_record(struct recorder *rec, struct rtask *t,
 			    const struct mrr_syscallbuf_rec *r, uint8_t *data);
 
 /* record_virt.c */
+/* At the seccomp stop of an execve or execveat (mrr running as root without
+ * no_new_privs): true when the file would raise privileges, so that the
+ * kernel would turn address randomisation back on, and the task has no
+ * no_new_privs. The call was then swapped for prctl(PR_SET_NO_NEW_PRIVS)
+ * (t->nnp_exec set, the task resumed); at that call's exit stop
+ * rec_exec_nnp_again puts the execve back to be made again. */
+bool rec_exec_nnp(struct rtask *t);
+void rec_exec_nnp_again(struct rtask *t);
 /* Fills t->virt from mrr's own settings when it is not filled in yet. */
 void rec_virt_init(struct rtask *t);
 /* At entry: true when the call was answered (and recorded) here. */

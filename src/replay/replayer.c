@@ -766,8 +766,9 @@ static struct ptask *spawn(struct replayer *rp, const struct mrr_event *ev)
 		prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
 		if (rp->info->cwd && chdir(rp->info->cwd) < 0)
 			(void)chdir("/");
-		if (mrr_install_seccomp_filter(rp->info->flags &
-					       MRR_INFO_UNTRACED_SIGACTION) < 0)
+		if (mrr_install_seccomp_filter(
+			    rp->info->flags & MRR_INFO_UNTRACED_SIGACTION,
+			    false) < 0)
 			_exit(MRR_EXIT_OSERR);
 		execve(exe, argv, envp);
 		_exit(MRR_EXIT_NOINPUT);
