@@ -1,14 +1,69 @@
 /* Chunks compressed and written on a thread of their own (chunkq.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "trace/chunkq.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/statfs.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "trace/format.h"
 #include "trace/io.h"
 #include "trace/xxh64.h"
+
+/* Holds space up to CHUNKQ_RESERVE past end (the stream's end after the
+ * chunk about to be written), topping up when less than half is left.
+ * Best effort: a full file system only leaves less held. */
+static void reserve_ahead(struct chunkq *q, uint64_t end)
+{
+	uint64_t from =
+		q->reserve_end > q->stream_len ? q->reserve_end : q->stream_len;
+	uint64_t want = CHUNKQ_RESERVE, avail;
+	struct statfs sf;
+
+	if (q->no_reserve || q->reserve_end >= end + want / 2)
+		return;
+	/* never more than an eighth of what is free: on a small file
+	 * system the reserve must not be what fills it */
+	if (fstatfs(q->fd, &sf) == 0) {
+		avail = (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize;
+		if (want > avail / 8)
+			want = avail / 8;
+	}
+	if (end + want <= from)
+		return;
+	/* a failed fallocate may keep part of the range (ext4): the
+	 * whole range tried is given back at the end */
+	if (end + want > q->tried_end)
+		q->tried_end = end + want;
+	if (fallocate(q->fd, FALLOC_FL_KEEP_SIZE, (off_t)from,
+		      (off_t)(end + want - from)) == 0)
+		q->reserve_end = end + want;
+	else if (errno == EOPNOTSUPP || errno == ENOSYS)
+		q->no_reserve = true;
+}
+
+/* Deallocates what is held past the stream's end. */
+static uint64_t give_back_reserve(struct chunkq *q)
+{
+	uint64_t len = q->reserve_end > q->stream_len
+			       ? q->reserve_end - q->stream_len
+			       : 0;
+
+	if (q->tried_end <= q->stream_len)
+		return 0;
+	if (fallocate(q->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)q->stream_len,
+		      (off_t)(q->tried_end - q->stream_len)) < 0)
+		len = 0;
+	q->reserve_end = q->stream_len;
+	q->tried_end = q->stream_len;
+	return len;
+}
 
 int chunkq_init(struct chunkq *q, int fd, int level)
 {
@@ -36,6 +91,7 @@ int chunkq_init(struct chunkq *q, int fd, int level)
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->done, NULL);
 	q->inited = true;
+	reserve_ahead(q, 0);
 	return 0;
 }
 
@@ -71,6 +127,7 @@ static int write_chunk(struct chunkq *q, const struct chunkq_job *j,
 		 (uint32_t)trace_xxh64(q->out + TRACE_CHUNK_HDR, clen, 0));
 	put_le32(hdr + 28, (uint32_t)trace_xxh64(hdr, 28, 0));
 	*written = TRACE_CHUNK_HDR + clen;
+	reserve_ahead(q, q->stream_len + *written);
 	return trace_write_all(q->fd, q->out, TRACE_CHUNK_HDR + clen);
 }
 
@@ -173,6 +230,15 @@ int chunkq_submit(struct chunkq *q, uint8_t **raw, size_t *raw_cap,
 	return chunkq_err(q);
 }
 
+uint64_t chunkq_release_reserve(struct chunkq *q)
+{
+	if (!q->inited)
+		return 0;
+	(void)!chunkq_drain(q);
+	/* drained: the thread waits for work and touches nothing */
+	return give_back_reserve(q);
+}
+
 int chunkq_drain(struct chunkq *q)
 {
 	if (q->running) {
@@ -205,6 +271,7 @@ void chunkq_destroy(struct chunkq *q, bool discard)
 	if (q->running)
 		pthread_join(q->thread, NULL);
 	q->running = false;
+	give_back_reserve(q);
 	/* Without a thread nothing is ever queued. */
 	for (unsigned i = 0; i < q->nspare; i++)
 		free(q->spare[i].raw);

@@ -30,6 +30,16 @@
 /* Chunks that may wait for the thread. */
 #define CHUNKQ_MAX 3
 
+/* Disk space kept allocated past the end of the events file
+ * (fallocate FALLOC_FL_KEEP_SIZE, which leaves the file's size alone), so
+ * that a recorded program that fills the trace's file system for a
+ * while (stress-ng resources fallocates terabytes in /tmp) does not stop
+ * the recording: chunks go into space already held, and the writer
+ * hands the reserve to a stored file that needs it
+ * (chunkq_release_reserve). At most an eighth of the free space. Given
+ * back when the queue is destroyed. */
+#define CHUNKQ_RESERVE (8u << 20)
+
 struct chunkq_job {
 	uint8_t *raw;
 	size_t raw_len;
@@ -61,6 +71,12 @@ struct chunkq {
 	int err; /* sticky; read without mu through chunkq_err() */
 	uint64_t stream_len;
 	uint64_t chunks;
+
+	/* Space is held up to this offset of the file (CHUNKQ_RESERVE);
+	 * touched by whoever writes chunks, and by the caller once drained. */
+	uint64_t reserve_end;
+	uint64_t tried_end; /* the end of every range fallocate was asked */
+	bool no_reserve;    /* the file system has no KEEP_SIZE fallocate */
 };
 
 /* Sets q up for the events file fd (not owned) and a compression context
@@ -75,6 +91,12 @@ int chunkq_init(struct chunkq *q, int fd, int level)
 int chunkq_submit(struct chunkq *q, uint8_t **raw, size_t *raw_cap,
 		  size_t raw_len, uint32_t nevents, uint64_t first_seq)
 	__attribute__((warn_unused_result));
+
+/* Gives the space held past the end of the stream back to the file
+ * system (for a stored file that found none); the queue holds space again
+ * on a later chunk, when there is some. Waits until every submitted chunk
+ * is written first. Returns the bytes given back. */
+uint64_t chunkq_release_reserve(struct chunkq *q);
 
 /* Waits until every submitted chunk is written (or dropped after an error).
  * Returns 0 or the sticky error. */

@@ -525,8 +525,77 @@ static int copy_file(mrr_trace_writer *w, int src_fd, const char *tmp,
 	return ret;
 }
 
+/* A small file's content, read once into memory: when files/ already
+ * holds that content (a file mapped again, another memfd with the same
+ * bytes) nothing is written, so storing it needs no disk space; else the
+ * copy is written from the very bytes hashed. Returns 0 with the name,
+ * 1 when the file is not small (or changed size while read), or -errno. */
+#define STORE_SMALL_MAX (1u << 20)
+static int store_small(mrr_trace_writer *w, int src_fd, const struct stat *st,
+		       const char *tmp, char name[MRR_STORED_NAME_MAX])
+{
+	uint8_t *buf;
+	ssize_t n;
+	struct stat have;
+	int fd, ret = 0;
+
+	if (st->st_size < 0 || (uint64_t)st->st_size > STORE_SMALL_MAX)
+		return 1;
+	buf = malloc((size_t)st->st_size + 1);
+	if (!buf)
+		return -ENOMEM;
+	/* one byte more than expected tells a file that grew */
+	n = trace_pread_all(src_fd, buf, (size_t)st->st_size + 1, 0);
+	if (n != (ssize_t)st->st_size) {
+		free(buf);
+		return n < 0 ? (int)n : 1;
+	}
+	snprintf(name, MRR_STORED_NAME_MAX, "%016" PRIx64 "-%" PRIx64,
+		 trace_xxh64(buf, (size_t)n, 0), (uint64_t)n);
+	/* (a program needs its copy executable) */
+	if (fstatat(w->files_fd, name, &have, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(have.st_mode) && have.st_size == n &&
+	    (!(st->st_mode & 0111) || (have.st_mode & 0100))) {
+		free(buf);
+		return 0;
+	}
+	fd = trace_create_file_at(w->files_fd, tmp,
+				  (st->st_mode & 0111) ? 0700 : 0600);
+	if (fd < 0) {
+		free(buf);
+		return fd;
+	}
+	ret = trace_write_all(fd, buf, (size_t)n);
+	if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(fd))
+		ret = -errno;
+	close(fd);
+	free(buf);
+	if (!ret && renameat(w->files_fd, tmp, w->files_fd, name))
+		ret = -errno;
+	if (ret)
+		unlinkat(w->files_fd, tmp, 0);
+	return ret;
+}
+
+static int store_file_once(mrr_trace_writer *w, const char *local_path,
+			   unsigned flags, char name_out[MRR_STORED_NAME_MAX]);
+
+/* A full file system may be the recorded program's doing, for a moment
+ * (it holds the space, and frees it later): the space the chunk queue
+ * holds for the stream is given to the file, once. */
 static int store_file(mrr_trace_writer *w, const char *local_path,
 		      unsigned flags, char name_out[MRR_STORED_NAME_MAX])
+{
+	int ret = store_file_once(w, local_path, flags, name_out);
+
+	if ((ret == -ENOSPC || ret == -EDQUOT) &&
+	    chunkq_release_reserve(&w->cq) > 0)
+		ret = store_file_once(w, local_path, flags, name_out);
+	return ret;
+}
+
+static int store_file_once(mrr_trace_writer *w, const char *local_path,
+			   unsigned flags, char name_out[MRR_STORED_NAME_MAX])
 {
 	struct trace_xxh64_state hs;
 	char tmp[64], proc[64], name[MRR_STORED_NAME_MAX];
@@ -566,6 +635,13 @@ static int store_file(mrr_trace_writer *w, const char *local_path,
 		ret = trace_hash_file(src_fd, -1, &hs, &size);
 		if (!ret && (w->flags & MRR_WRITER_SYNC) && fsync(src_fd))
 			ret = -errno;
+	} else if ((ret = store_small(w, src_fd, &st, tmp, name)) <= 0) {
+		if (ret)
+			goto out_close_src;
+		memcpy(name_out, name, MRR_STORED_NAME_MAX);
+		memo_add(w, &st, name, false);
+		close(src_fd);
+		return 0;
 	} else {
 		/* Programs stay executable for the replay's execve. */
 		ret = copy_file(w, src_fd, tmp,
@@ -647,6 +723,7 @@ int mrr_trace_writer_finish(mrr_trace_writer *w, enum mrr_trace_end end,
 		ret = chunkq_drain(&w->cq);
 	if (ret)
 		goto out_free;
+	chunkq_release_reserve(&w->cq); /* before the commit: nothing after */
 	if (w->flags & MRR_WRITER_SYNC) {
 		if (fsync(w->events_fd) || fsync(w->files_fd) ||
 		    fsync(w->dir_fd)) {
