@@ -8,12 +8,12 @@
  * bytes are the mended ones, so the replay delivers them too.
  *
  * Reads through the ptrace path are mended at their exit; buffered reads
- * whose data holds one of the words make the preload library flush at once
- * (syscallbuf/status_scan.h), and the flush mends them before the program
- * gets them. Only values whose width stays the same are changed: a count of
- * filters that would lose a digit (10 of the program's own plus mrr's
- * reads 11) stays as the kernel wrote it. Lines cut in two by the program's
- * read size are left as they are (README "Limits"). */
+ * of a /proc file whose data holds one of the words make the preload
+ * library flag their record and flush at once (syscallbuf/abi.h), and the
+ * flush mends them before the program gets them. Only values whose width stays
+ * the same are changed: a count of filters that would lose a digit (10 of the
+ * program's own plus mrr's reads 11) stays as the kernel wrote it. Lines cut in
+ * two by the program's read size are left as they are (README "Limits"). */
 #define _GNU_SOURCE
 #include "record/rtask.h"
 #include "syscallbuf/abi.h"
@@ -162,8 +162,8 @@ void rec_status_mend_record(struct recorder *rec, struct rtask *t,
 	struct iovec iov;
 	uint64_t done = 0;
 
-	if (!reads_file(r->nr) || !r->data_len ||
-	    !mrr_status_has_token(data, r->data_len))
+	if (!(r->pad & MRR_SYSCALLBUF_REC_MEND) || !reads_file(r->nr) ||
+	    !r->data_len || !mrr_status_has_token(data, r->data_len))
 		return;
 	owner = status_owner(rec, t, r->args[0]);
 	if (!owner || !mend(data, r->data_len, owner))

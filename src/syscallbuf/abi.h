@@ -59,11 +59,14 @@
  *   buffered calls still gets it soon, mrr sets hdr.trace_next at record;
  *   the next wrapper clears it and takes the traced path. At replay that
  *   call finds no record, so it takes the traced path there too.
- * - A buffered read, pread or readv whose data holds a line of a /proc
- *   status file that mrr mends ("NoNewPrivs:", "Seccomp:",
- *   "Seccomp_filters:"; status_scan.h) makes the traced MRR_SYSCALL_FLUSH
- *   right after committing its record, at record and replay alike, so that
- *   mrr mends the bytes (record) before the program uses them.
+ * - A buffered read, pread or readv of a regular file of size 0 (a /proc
+ *   file) whose data holds a line of a status file that mrr mends
+ *   ("NoNewPrivs:", "Seccomp:", "Seccomp_filters:"; status_scan.h) gets
+ *   MRR_SYSCALLBUF_REC_MEND in its record's pad and makes the traced
+ *   MRR_SYSCALL_FLUSH right after committing the record, so that mrr mends
+ *   the bytes in the record and the program's memory before the program
+ *   uses them. The replay makes the same flush after a record with the
+ *   flag.
  * - The recorded program can write anywhere in the buffer. mrr treats it as
  *   untrusted: every size, offset and count is checked, and a corrupted
  *   buffer ends the recording with an error.
@@ -124,6 +127,10 @@ static inline int mrr_sbuf_clone_inherits(uint64_t clone_flags)
 
 /* Records follow the header, up to MRR_SYSCALLBUF_SIZE. */
 
+/* mrr_syscallbuf_rec.pad: the record's data may need mending (protocol
+ * above), and the call flushed right after it. */
+#define MRR_SYSCALLBUF_REC_MEND 1u
+
 /* One buffered call. size covers the header and data, rounded up to 8.
  * Which calls are buffered and what data each carries: calls.h. */
 struct mrr_syscallbuf_rec {
@@ -132,8 +139,8 @@ struct mrr_syscallbuf_rec {
 	int64_t result;	   /* what the call returned (-errno on failure) */
 	uint64_t args[3];  /* first three arguments, for checking at replay */
 	uint32_t data_len; /* bytes the kernel wrote, copied after the header */
-	uint32_t pad;
-	/* uint8_t data[data_len]; */
+	uint32_t pad;	   /* 0, or MRR_SYSCALLBUF_REC_MEND */
+			   /* uint8_t data[data_len]; */
 };
 
 #endif

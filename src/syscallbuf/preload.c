@@ -170,23 +170,14 @@ static void sb_maybe_flush(volatile struct mrr_syscallbuf_hdr *hdr, int now)
 		sb_call_traced(MRR_SYSCALL_FLUSH, 0, 0, 0);
 }
 
-/* Whether the data of a buffered read may hold lines of a /proc status
- * file that mrr mends (status_scan.h): the call then flushes at once, at
- * record and replay alike. */
-static int sb_reads_status(const struct sb_call *c, const uint8_t *data,
-			   size_t len)
-{
-	return (c->nr == __NR_read || c->nr == __NR_pread64 ||
-		c->nr == __NR_readv) &&
-	       mrr_status_has_token(data, len);
-}
-
 /* File types sb_fd_type tells apart. */
 #define SB_FD_OTHER 0
 #define SB_FD_REG   1
 #define SB_FD_FIFO  2
 
-static int sb_fd_type(long fd)
+/* pseudo (when not NULL): set to 1 for a regular file of size 0, as
+ * /proc files are, that is, a file whose bytes the kernel makes up. */
+static int sb_fd_type(long fd, int *pseudo)
 {
 	struct stat st;
 
@@ -194,6 +185,8 @@ static int sb_fd_type(long fd)
 		return SB_FD_OTHER;
 	switch (st.st_mode & 0170000) {
 	case 0100000:
+		if (pseudo)
+			*pseudo = st.st_size == 0;
 		return SB_FD_REG;
 	case 0010000:
 		return SB_FD_FIFO;
@@ -303,12 +296,12 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	struct mrr_syscallbuf_rec *rec;
 	size_t len;
 	long res;
-	int mend;
+	int mend, pseudo = 0;
 
 	/* Decisions only the record can make; each one that says no takes
 	 * the traced path, so the replay finds no record here either. */
 	if (c->flags & SB_REGULAR_FD) {
-		int type = sb_fd_type(c->args[0]);
+		int type = sb_fd_type(c->args[0], &pseudo);
 
 		if (type == SB_FD_FIFO && (c->flags & SB_PIPE_NOWAIT)) {
 			if (!sb_pipe_has_data(c->args[0]))
@@ -360,7 +353,17 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	rec->data_len = (uint32_t)len;
 	rec->pad = 0;
 	sb_move_data(c, (uint8_t *)(rec + 1), len, 1);
-	mend = sb_reads_status(c, (const uint8_t *)(rec + 1), len);
+	/* Data mrr mends (abi.h): the record says so, for the replay. */
+	if ((c->flags & SB_STATUS) && len &&
+	    (pseudo || !(c->flags & SB_REGULAR_FD)) &&
+	    mrr_status_has_token((const uint8_t *)(rec + 1), len)) {
+		/* pread: the scan first, as a syscall costs more */
+		if (!(c->flags & SB_REGULAR_FD))
+			sb_fd_type(c->args[0], &pseudo);
+		if (pseudo)
+			rec->pad = MRR_SYSCALLBUF_REC_MEND;
+	}
+	mend = rec->pad & MRR_SYSCALLBUF_REC_MEND;
 	SB_BARRIER();
 	hdr->used = used + rec->size;
 	hdr->busy = 0;
@@ -416,7 +419,7 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	if (c->flags & SB_MADVISE)
 		sb_untraced(c);
 	res = rec->result;
-	mend = sb_reads_status(c, (const uint8_t *)(rec + 1), rec->data_len);
+	mend = rec->pad & MRR_SYSCALLBUF_REC_MEND;
 	SB_BARRIER();
 	hdr->used = used + rec->size;
 	hdr->busy = 0;

@@ -16,9 +16,10 @@
 #include <stddef.h>
 
 /* struct sb_call.flags */
-#define SB_REGULAR_FD  0x1u /* buffer only if args[0] is a regular file, */
-#define SB_PIPE_NOWAIT 0x8u /* or a pipe that holds data (FIONREAD) */
-#define SB_MADVISE     0x2u /* MADV_DONTNEED: probe first, re-run at replay */
+#define SB_REGULAR_FD  0x1u  /* buffer only if args[0] is a regular file, */
+#define SB_PIPE_NOWAIT 0x8u  /* or a pipe that holds data (FIONREAD) */
+#define SB_MADVISE     0x2u  /* MADV_DONTNEED: probe first, re-run at replay */
+#define SB_STATUS      0x10u /* a read whose data may be a /proc status file's */
 #define SB_OPEN                                                                \
 	0x4u /* openat: never of a non-regular file, never                     \
 	      * blocks (args: dirfd, path, flags, mode) */

@@ -1,10 +1,8 @@
 /* Which read data may hold lines of /proc/PID/status that mrr changes for
  * the program (src/record/proc_status.c): "NoNewPrivs:", "Seccomp:" and
  * "Seccomp_filters:". Shared by the preload library (libc-free), which
- * makes a buffered read whose data holds one flush at once, so that the
- * recorder mends the bytes before the program sees them, and by the
- * recorder. The answer depends only on the bytes, which the replay feeds
- * back, so the replay flushes at the same calls. */
+ * flags the record of a buffered read of a /proc file whose data holds one
+ * and flushes at once (abi.h), and by the recorder. */
 #ifndef MRR_SYSCALLBUF_STATUS_SCAN_H
 #define MRR_SYSCALLBUF_STATUS_SCAN_H
 
@@ -41,12 +39,20 @@ static inline int mrr_status_has_token(const unsigned char *p, unsigned long n)
 
 	for (; i + 8 <= n; i += 8) {
 		uint64_t x = *(const mrr_u64_unaligned *)(p + i) ^ colons;
+		uint64_t hit = (x - ones) & ~x & (ones << 7);
 
-		if (!((x - ones) & ~x & (ones << 7)))
-			continue;
-		for (unsigned long k = i; k < i + 8; k++)
-			if (p[k] == ':' && mrr_status_colon(p, k))
+		/* the lowest flagged byte is a ':'; later ones may not be */
+		while (hit) {
+			unsigned long k =
+				i + (unsigned long)__builtin_ctzll(hit) / 8;
+
+			/* each word ends in 's' or 'p' */
+			if (p[k] == ':' && k &&
+			    (p[k - 1] == 's' || p[k - 1] == 'p') &&
+			    mrr_status_colon(p, k))
 				return 1;
+			hit &= hit - 1;
+		}
 	}
 	for (; i < n; i++)
 		if (p[i] == ':' && mrr_status_colon(p, i))

@@ -38,7 +38,7 @@ SB_EXPORT long read(int fd, void *buf, unsigned long count)
 	struct sb_call c = SB_CALL(__NR_read, fd, buf, count, 0, 0);
 
 	c.rule = MRR_SB_RESULT;
-	c.flags = SB_REGULAR_FD | SB_PIPE_NOWAIT;
+	c.flags = SB_REGULAR_FD | SB_PIPE_NOWAIT | SB_STATUS;
 	c.out = buf;
 	c.out_len = count;
 	return sb_ret(sb_run(&c));
@@ -59,6 +59,7 @@ SB_EXPORT long pread64(int fd, void *buf, unsigned long count, long off)
 	struct sb_call c = SB_CALL(__NR_pread64, fd, buf, count, off, 0);
 
 	c.rule = MRR_SB_RESULT;
+	c.flags = SB_STATUS;
 	c.out = buf;
 	c.out_len = count;
 	return sb_ret(sb_run(&c));
@@ -90,7 +91,7 @@ SB_EXPORT long readv(int fd, const struct sb_iovec *iov, int iovcnt)
 		total += iov[i].len;
 	}
 	c.rule = MRR_SB_RESULT;
-	c.flags = SB_REGULAR_FD | SB_PIPE_NOWAIT;
+	c.flags = SB_REGULAR_FD | SB_PIPE_NOWAIT | SB_STATUS;
 	c.iov = iov;
 	c.out_len = total;
 	return sb_ret(sb_run(&c));
