@@ -11,6 +11,7 @@
  * with ADDR_NO_RANDOMIZE kept on, and its result is corrected. */
 #define _GNU_SOURCE
 #include "core/events.h"
+#include "core/proc.h"
 #include "core/seccomp_filter.h"
 #include "record/rtask.h"
 
@@ -29,6 +30,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 /* What a task of mrr's own would see: where the program starts from. */
 static void virt_init(struct rtask *t)
@@ -139,6 +141,56 @@ static bool virt_strict(struct recorder *rec, struct rtask *t)
 	return true;
 }
 
+/* Whether natively the vDSO answers this call in strict mode, without a
+ * syscall: mrr turns the vDSO's functions into syscalls (vdso.c), and the
+ * preload library's wrappers of them make one. Only the answers that need
+ * no rdtsc: strict mode turns the TSC off, and the vDSO's clock_gettime of
+ * a fine clock or gettimeofday then faults with SIGSEGV natively (README
+ * "Limits": under mrr the task is killed). */
+static bool vdso_answers(const struct rtask *t)
+{
+	switch (t->nr) {
+	case SYS_time:
+	case SYS_getcpu:
+		return true;
+	case SYS_clock_gettime:
+		return t->args[0] == CLOCK_REALTIME_COARSE ||
+		       t->args[0] == CLOCK_MONOTONIC_COARSE;
+	case SYS_clock_getres:
+		switch (t->args[0]) {
+		case CLOCK_REALTIME:
+		case CLOCK_MONOTONIC:
+		case CLOCK_MONOTONIC_RAW:
+		case CLOCK_REALTIME_COARSE:
+		case CLOCK_MONOTONIC_COARSE:
+		case CLOCK_BOOTTIME:
+		case CLOCK_TAI:
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether t's syscall comes from the vDSO or from mrr's preload library. */
+static bool from_vdso_or_preload(const struct rtask *t)
+{
+	const uint64_t ip = t->entry_regs.rip;
+	struct proc_vma *v;
+	long n = proc_read_vmas(t->t.tid, false, &v);
+	bool found = false;
+
+	for (long i = 0; i < n && !found; i++) {
+		const char *base = strrchr(v[i].name, '/');
+
+		if (ip > v[i].start && ip <= v[i].end)
+			found = !strcmp(v[i].name, "[vdso]") ||
+				(base && !strcmp(base, "/libmrr_preload.so"));
+	}
+	if (n > 0)
+		free(v);
+	return found;
+}
+
 bool rec_virt_strict_kill(struct rtask *t)
 {
 	struct user_regs_struct r = t->entry_regs;
@@ -152,6 +204,8 @@ bool rec_virt_strict_kill(struct rtask *t)
 	case SYS_rt_sigreturn:
 		return false;
 	}
+	if (vdso_answers(t) && from_vdso_or_preload(t))
+		return false;
 	/* the call never runs; the kernel ends only this thread, a signal
 	 * ends its whole process (README "Limits") */
 	r.orig_rax = (uint64_t)-1;

@@ -2,14 +2,17 @@
  * SECCOMP_SET_MODE_STRICT) leaves a thread read, write, exit and
  * rt_sigreturn; any other call kills it with SIGKILL, exit_group and
  * PR_GET_SECCOMP included, and rdtsc faults (the kernel turns the TSC
- * off). mrr cannot put a task in strict mode next to its own filter, so it
- * emulates it. Each case runs in a child that enters strict mode; the
- * parent checks how it ended, natively, at record and at replay alike. */
+ * off). The vDSO's answers that need no rdtsc (time, a coarse clock,
+ * clock_getres) make no syscall and work; a CPU-time clock is a syscall. mrr
+ * cannot put a task in strict mode next to its own filter, so it emulates it.
+ * Each case runs in a child that enters strict mode; the parent checks how it
+ * ended, natively, at record and at replay alike. */
 #include "mrr_test.h"
 
 #include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/wait.h>
 
 static void say(const char *s)
@@ -30,6 +33,7 @@ static void enter_strict(int how)
 static int run(int which)
 {
 	char buf[8] = {0};
+	struct timespec ts;
 	int fds[2], status;
 	unsigned lo, hi;
 	pid_t pid;
@@ -62,6 +66,17 @@ static int run(int which)
 			syscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0);
 			syscall(SYS_exit, 104);
 			break;
+		case 6: /* the vDSO answers these without rdtsc or syscall */
+			if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) < 0 ||
+			    clock_getres(CLOCK_MONOTONIC, &ts) < 0 ||
+			    time(NULL) == -1)
+				syscall(SYS_exit, 107);
+			syscall(SYS_exit, 7);
+			break;
+		case 7: /* a CPU-time clock is no vDSO's: a syscall */
+			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+			syscall(SYS_exit, 108);
+			break;
 		case 5: /* the TSC is off: rdtsc faults */
 			__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 			syscall(SYS_exit, 105);
@@ -84,6 +99,8 @@ int main(void)
 		"exit_group",
 		"PR_GET_SECCOMP",
 		"rdtsc",
+		"vDSO clocks",
+		"CPU-time clock",
 	};
 	int status, i;
 
@@ -96,9 +113,9 @@ int main(void)
 		 "seccomp(STRICT, 1): %s", strerror(errno));
 	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
 		 "PR_GET_SECCOMP after a failed call: %s", strerror(errno));
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 8; i++) {
 		status = run(i);
-		if (i < 2)
+		if (i < 2 || i == 6)
 			MT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 7,
 				 "%s: status 0x%x", names[i], status);
 		else if (i == 5)
