@@ -599,10 +599,23 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		break;
 	case SYS_shmat: {
 		struct mrr_shm_extra x = {vma_size_at(t, (uint64_t)result)};
+		int err;
 
 		/* the replay maps shared memory there and fills it */
 		capture_extra(c, &x, sizeof(x));
-		capture_add(c, t, (uint64_t)result, x.size);
+		err = rec_capture_shm(rec, t, (uint64_t)result, x.size, c);
+		if (err) {
+			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+				 "pid %d attached a shared memory segment of "
+				 "%llu bytes at event %llu whose contents mrr "
+				 "cannot record (%s), so the recording stops "
+				 "here",
+				 t->t.tid, (unsigned long long)x.size,
+				 (unsigned long long)ev_count(rec),
+				 err == -E2BIG ? "more than 1 GiB of data"
+					       : strerror(-err));
+			c->refused = true;
+		}
 		break;
 	}
 	case SYS_shmdt: {

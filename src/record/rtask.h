@@ -363,6 +363,12 @@ int rec_dumpable_entry(struct recorder *rec, struct rtask *t, int64_t *result);
 /* Whether t's process_madvise names a range on mrr's page. */
 bool rec_iov_touches_mrr_page(struct rtask *t);
 
+/* record_shm.c: the pages of the SysV segment just attached at addr
+ * (size bytes) that hold data, as writes of c. Returns 0, -E2BIG (more
+ * than 1 GiB of them) or -errno. */
+int rec_capture_shm(struct recorder *rec, struct rtask *t, uint64_t addr,
+		    uint64_t size, struct capture *c);
+
 /* record_mem.c */
 void rec_madvise_entry(struct recorder *rec, struct rtask *t);
 void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c);
