@@ -2,18 +2,22 @@
  * /proc/PID/task/TID/status, self and thread-self included) of a recorded
  * task shows that task's own settings, not mrr's: "NoNewPrivs:" its
  * no_new_privs as it set it, "Seccomp:" its seccomp mode (strict mode is
- * emulated, and mrr's filter is no mode of the program's), and
- * "Seccomp_filters:" its own filters, without mrr's. The bytes are mended
- * where the kernel put them, in the program's memory, and the recorded
- * bytes are the mended ones, so the replay delivers them too.
+ * emulated, and mrr's filter is no mode of the program's),
+ * "Seccomp_filters:" its own filters, without mrr's, and "TracerPid:" no
+ * tracer: mrr's pid gives way to a 0 right-aligned after spaces in the
+ * same width, which parsers of numbers read as 0 (the kernel writes no
+ * spaces there). The bytes are mended where the kernel put them, in the
+ * program's memory, and the recorded bytes are the mended ones, so the
+ * replay delivers them too.
  *
  * Reads through the ptrace path are mended at their exit; buffered reads
  * of a /proc file whose data holds one of the words make the preload
  * library flag their record and flush at once (syscallbuf/abi.h), and the
- * flush mends them before the program gets them. Only values whose width stays
- * the same are changed: a count of filters that would lose a digit (10 of the
- * program's own plus mrr's reads 11) stays as the kernel wrote it. Lines cut in
- * two by the program's read size are left as they are (README "Limits"). */
+ * flush mends them before the program gets them. Other values change only
+ * where their width stays the same: a count of filters that would lose a
+ * digit (10 of the program's own plus mrr's reads 11) stays as the kernel
+ * wrote it. Lines cut in two by the program's read size are left as they
+ * are (README "Limits"). */
 #define _GNU_SOURCE
 #include "record/rtask.h"
 #include "syscallbuf/abi.h"
@@ -66,13 +70,15 @@ static struct rtask *status_owner(struct recorder *rec, struct rtask *t,
 }
 
 /* Writes the decimal v over the digits at p[0..n) when it takes exactly n
- * digits. Returns 1 when a byte changed. */
-static int put_digits(unsigned char *p, size_t n, long v)
+ * digits, or with pad, when it takes at most n, right-aligned after spaces.
+ * Returns 1 when a byte changed. */
+static int put_digits(unsigned char *p, size_t n, long v, bool pad)
 {
 	char s[24];
-	int changed;
+	int changed, k;
 
-	if (v < 0 || snprintf(s, sizeof(s), "%ld", v) != (int)n)
+	k = v < 0 ? -1 : snprintf(s, sizeof(s), "%*ld", pad ? (int)n : 0, v);
+	if (k != (int)n)
 		return 0;
 	changed = memcmp(p, s, n) != 0;
 	memcpy(p, s, n);
@@ -90,6 +96,7 @@ static int mend(unsigned char *p, size_t n, const struct rtask *owner)
 		{"NoNewPrivs:", 0},
 		{"Seccomp:", 1},
 		{"Seccomp_filters:", 2},
+		{"TracerPid:", 3},
 	};
 	int changed = 0;
 
@@ -118,11 +125,15 @@ static int mend(unsigned char *p, size_t n, const struct rtask *owner)
 			case 1:
 				want = owner->virt.seccomp;
 				break;
-			default: /* every task has mrr's filter below its own */
+			case 2: /* every task has mrr's filter below its own */
 				want = owner->virt.seccomp == 2 ? real - 1 : 0;
 				break;
+			default: /* mrr is the tracer; natively none is */
+				want = 0;
+				break;
 			}
-			changed |= put_digits(p + d, e - d, want);
+			changed |= put_digits(p + d, e - d, want,
+					      lines[l].which == 3);
 		}
 	}
 	return changed;
@@ -137,20 +148,31 @@ static bool reads_file(long nr)
 void rec_status_mend_capture(struct recorder *rec, struct rtask *t,
 			     struct capture *c)
 {
-	struct rtask *owner = NULL;
+	struct rtask *owner;
+	uint64_t start, len = 0;
+	unsigned char *p;
 
-	if (!reads_file(t->nr))
+	if (!reads_file(t->nr) || !c->nwrites)
+		return;
+	/* The capture holds the call's data alone, each vector's bytes after
+	 * the one before (capture_iov): one stream, lines may straddle. */
+	start = (uintptr_t)c->writes[0].data;
+	for (uint32_t i = 0; i < c->nwrites; i++) {
+		if ((uintptr_t)c->writes[i].data != start + len)
+			return;
+		len += c->writes[i].len;
+	}
+	p = c->data + start;
+	if (!mrr_status_has_token(p, len))
+		return;
+	owner = status_owner(rec, t, t->args[0]);
+	if (!owner || !mend(p, len, owner))
 		return;
 	for (uint32_t i = 0; i < c->nwrites; i++) {
-		struct mrr_mem_write *w = &c->writes[i];
-		unsigned char *p = c->data + (uintptr_t)w->data;
+		const struct mrr_mem_write *w = &c->writes[i];
 
-		if (!mrr_status_has_token(p, w->len))
-			continue;
-		if (!owner && !(owner = status_owner(rec, t, t->args[0])))
-			return;
-		if (mend(p, w->len, owner) &&
-		    tracee_write_all(&t->t, w->addr, p, w->len) < 0)
+		if (tracee_write_all(&t->t, w->addr,
+				     c->data + (uintptr_t)w->data, w->len) < 0)
 			return;
 	}
 }

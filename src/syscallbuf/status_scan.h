@@ -1,8 +1,8 @@
 /* Which read data may hold lines of /proc/PID/status that mrr changes for
- * the program (src/record/proc_status.c): "NoNewPrivs:", "Seccomp:" and
- * "Seccomp_filters:". Shared by the preload library (libc-free), which
- * flags the record of a buffered read of a /proc file whose data holds one
- * and flushes at once (abi.h), and by the recorder. */
+ * the program (src/record/proc_status.c): "NoNewPrivs:", "TracerPid:",
+ * "Seccomp:" and "Seccomp_filters:". Shared by the preload library (libc-free),
+ * which flags the record of a buffered read of a /proc file whose data holds
+ * one and flushes at once (abi.h), and by the recorder. */
 #ifndef MRR_SYSCALLBUF_STATUS_SCAN_H
 #define MRR_SYSCALLBUF_STATUS_SCAN_H
 
@@ -25,6 +25,7 @@ static inline int mrr_status_word_at(const unsigned char *p, unsigned long i,
 static inline int mrr_status_colon(const unsigned char *p, unsigned long i)
 {
 	return mrr_status_word_at(p, i, "NoNewPrivs", 10) ||
+	       mrr_status_word_at(p, i, "TracerPid", 9) ||
 	       mrr_status_word_at(p, i, "Seccomp", 7) ||
 	       mrr_status_word_at(p, i, "Seccomp_filters", 15);
 }
@@ -46,9 +47,10 @@ static inline int mrr_status_has_token(const unsigned char *p, unsigned long n)
 			unsigned long k =
 				i + (unsigned long)__builtin_ctzll(hit) / 8;
 
-			/* each word ends in 's' or 'p' */
+			/* each word ends in 's', 'p' or 'd' */
 			if (p[k] == ':' && k &&
-			    (p[k - 1] == 's' || p[k - 1] == 'p') &&
+			    (p[k - 1] == 's' || p[k - 1] == 'p' ||
+			     p[k - 1] == 'd') &&
 			    mrr_status_colon(p, k))
 				return 1;
 			hit &= hit - 1;

@@ -1,5 +1,6 @@
 /* nnp_status: /proc/PID/status shows the task's own no_new_privs and
- * seccomp state ("NoNewPrivs:", "Seccomp:", "Seccomp_filters:"), not the
+ * seccomp state ("NoNewPrivs:", "Seccomp:", "Seccomp_filters:") and no
+ * tracer ("TracerPid: 0"), not the
  * settings mrr needs for its own filter (LTP prctl06 read "NoNewPrivs: 1"
  * before it set the bit). It reads its status through read, pread, readv
  * and stdio, by the names self, thread-self, PID and PID/task/TID, before
@@ -91,6 +92,9 @@ static void check_all(const char *when, long nnp, long mode, long filters)
 	for (int p = 0; p < 4; p++)
 		for (int w = 0; w < 4; w++) {
 			read_status(path[p], w, buf, sizeof(buf));
+			MT_CHECK(field(buf, "TracerPid:") == 0,
+				 "%s: %s by %s: TracerPid %ld", when, path[p],
+				 ways[w], field(buf, "TracerPid:"));
 			MT_CHECK(field(buf, "NoNewPrivs:") == nnp &&
 					 field(buf, "Seccomp:") == mode &&
 					 field(buf, "Seccomp_filters:") ==
