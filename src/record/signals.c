@@ -28,10 +28,13 @@
 
 enum disposition { DISP_CAUGHT, DISP_IGNORED, DISP_FATAL, DISP_STOP };
 
-static enum disposition disposition(pid_t tid, int sig)
+/* What sig does to tid now. *pending (when not NULL) tells whether any
+ * signal is pending for tid, its own or its process's, besides the one
+ * being delivered (which the kernel has dequeued at its stop). */
+static enum disposition disposition_pending(pid_t tid, int sig, bool *pending)
 {
 	char path[64], line[256];
-	unsigned long long ign = 0, cgt = 0, bit = 1ull << (sig - 1);
+	unsigned long long ign = 0, cgt = 0, pnd = 0, bit = 1ull << (sig - 1);
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
@@ -42,9 +45,16 @@ static enum disposition disposition(pid_t tid, int sig)
 				ign = strtoull(line + 7, NULL, 16);
 			else if (strncmp(line, "SigCgt:", 7) == 0)
 				cgt = strtoull(line + 7, NULL, 16);
+			else if (strncmp(line, "SigPnd:", 7) == 0 ||
+				 strncmp(line, "ShdPnd:", 7) == 0)
+				pnd |= strtoull(line + 7, NULL, 16);
 		}
 		fclose(f);
+	} else {
+		pnd = ~0ull; /* unknown: assume one */
 	}
+	if (pending)
+		*pending = pnd != 0;
 	if (cgt & bit)
 		return DISP_CAUGHT;
 	if (ign & bit)
@@ -62,6 +72,11 @@ static enum disposition disposition(pid_t tid, int sig)
 		return DISP_STOP;
 	}
 	return DISP_FATAL;
+}
+
+static enum disposition disposition(pid_t tid, int sig)
+{
+	return disposition_pending(tid, sig, NULL);
 }
 
 static bool is_sync(const siginfo_t *si)
@@ -274,7 +289,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 {
 	struct user_regs_struct regs;
 	siginfo_t si;
-	bool at_exit;
+	bool at_exit, pending = true;
 	enum tsc_outcome tsc;
 
 	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
@@ -328,7 +343,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
-	switch (disposition(t->t.tid, sig)) {
+	switch (disposition_pending(t->t.tid, sig, &pending)) {
 	case DISP_STOP:
 		rec_stop_signal(rec, t, &regs, &si, at_exit);
 		return;
@@ -354,8 +369,17 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 			rec_write_signal(rec, t, &regs, &si,
 					 MRR_SIG_AT_SYSCALL);
 			t->have_exit_regs = false;
-			/* stop again at the handler's entry: a signal pending
-			 * there is delivered before any user code runs */
+			/* stop again at the handler's entry when a signal is
+			 * pending or held: it is delivered there before any
+			 * user code runs. With none, the stop is saved (one of
+			 * the 5 of a tkill-handler-sigreturn round): a signal
+			 * that comes later finds the task in user code, as
+			 * any asynchronous one does. */
+			if (!pending && t->nqueued == 0 && !t->deferred &&
+			    !t->injecting) {
+				ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+				return;
+			}
 			t->entering_handler = true;
 			ptrace(PTRACE_SINGLESTEP, t->t.tid, 0, sig);
 			return;
