@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #if __has_include("core/sbuf_records.h")
 #include "core/sbuf_records.h"
@@ -68,6 +69,28 @@ static const char *walk(const struct mrr_event *flush,
 	}
 	free(recs);
 	return k < 0 ? err : NULL;
+}
+
+static void protect_record(struct mrr_dump *d, int i,
+			   const struct mrr_event *ev, int nargs,
+			   uint32_t data_len, void *arg)
+{
+	(void)d;
+	(void)i;
+	(void)nargs;
+	(void)data_len;
+	if (ev->nr == SYS_mprotect && ev->result == 0)
+		das_protect(arg, ev->args[0],
+			    ev->args[0] + ((ev->args[1] + 4095) & ~4095ull),
+			    (uint32_t)ev->args[2]);
+}
+
+void dump_buffer_apply_maps(struct mrr_dump *d, struct das *as,
+			    const struct mrr_event *ev)
+{
+	char err[160];
+
+	(void)walk(ev, protect_record, d, as, err, sizeof(err));
 }
 
 static void text_record(struct mrr_dump *d, int i, const struct mrr_event *ev,

@@ -528,6 +528,10 @@ void dump_apply_maps(struct mrr_dump *d, const struct mrr_event *ev,
 	for (i = 0; i < ev->nwrites; i++)
 		das_mark_written(as, ev->writes[i].addr,
 				 ev->writes[i].addr + ev->writes[i].len);
+	if (ev->kind == MRR_EV_BUFFER) {
+		dump_buffer_apply_maps(d, as, ev);
+		return;
+	}
 	if (ev->kind != MRR_EV_SYSCALL || failed(ev->result) ||
 	    (ev->flags & MRR_EVF_SKIPPED))
 		return;

@@ -206,6 +206,10 @@ void dump_json(struct mrr_dump *d, const struct mrr_event *ev,
 void dump_backtrace_lines(struct mrr_dump *d, const struct das *as,
 			  const struct mrr_event *ev, const char *indent,
 			  struct sbuf *b);
+/* Applies the successful buffered mprotects of flush ev to as, in order
+ * (the records are checked; a malformed flush applies nothing more). */
+void dump_buffer_apply_maps(struct mrr_dump *d, struct das *as,
+			    const struct mrr_event *ev);
 /* -b: the records of a syscall buffer flush (buffer.c). */
 void dump_buffer_records(struct mrr_dump *d, const struct mrr_event *ev,
 			 FILE *out);

@@ -119,8 +119,8 @@ static long query_vmas(pid_t pid, uint64_t start, uint64_t end,
 /* The VMAs that overlap [start, end), sorted; with_flags also reads the
  * locked bit, which only smaps has (and so parses the whole map). Returns
  * the count and a malloc'd array (free it; NULL when 0) or -errno. */
-static long vmas_in_range(pid_t pid, uint64_t start, uint64_t end,
-			  bool with_flags, struct proc_vma **out)
+long rec_vmas_in_range(pid_t pid, uint64_t start, uint64_t end, bool with_flags,
+		       struct proc_vma **out)
 {
 	long n;
 
@@ -142,7 +142,7 @@ static long vmas_in_range(pid_t pid, uint64_t start, uint64_t end,
 static bool all_private_anon(pid_t pid, uint64_t start, uint64_t end)
 {
 	struct proc_vma *v;
-	long n = vmas_in_range(pid, start, end, false, &v), i;
+	long n = rec_vmas_in_range(pid, start, end, false, &v), i;
 	uint64_t covered = start;
 
 	if (n <= 0)
@@ -223,7 +223,7 @@ void rec_madvise_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 	nd = mrr_pagemap_dropped(t->snap, after, &dropped);
 	if (nd < 0)
 		goto out;
-	nv = vmas_in_range(t->t.tid, start, end, t->last_result < 0, &v);
+	nv = rec_vmas_in_range(t->t.tid, start, end, t->last_result < 0, &v);
 	if (nv < 0)
 		nv = 0;
 	/* Split each dropped range at VMA boundaries: each part reads back

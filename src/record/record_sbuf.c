@@ -129,6 +129,11 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 		corrupted(rec, t, err);
 		return;
 	}
+	if (rec_sbuf_check_mprotects(t->t.tid, t->sbuf_addr, recs, h.used, err,
+				     sizeof(err))) {
+		corrupted(rec, t, err);
+		return;
+	}
 	capture_extra(&c, recs, h.used);
 	ev.kind = MRR_EV_BUFFER;
 	ev.tid = t->t.tid;

@@ -41,6 +41,10 @@ struct rgroup {
 	/* spin probes of the runner (spin.h): the next one not before
 	 * probe_at_ms; probe_wait_ms grows while the runner does not spin */
 	uint64_t probe_at_ms, probe_wait_ms;
+	/* the runner, in user code without a stop for YIELD_MS while others
+	 * wait, was asked to trace its next buffered call and gives up the
+	 * slot at that call (threads.c) */
+	bool yield_asked;
 };
 
 struct rtask {
@@ -325,6 +329,21 @@ bool rec_sud_prctl(struct recorder *rec, struct rtask *t);
 bool rec_sud_entry(struct recorder *rec, struct rtask *t);
 /* Whether si is the SIGSYS of a dispatched call. */
 bool rec_sud_signal(const siginfo_t *si);
+
+/* record_mem.c: the VMAs of pid that overlap [start, end), sorted (with
+ * PROCMAP_QUERY; without it, or with_flags, every VMA of pid); returns the
+ * count and a malloc'd array (free it; NULL when 0) or -errno. */
+struct proc_vma;
+long rec_vmas_in_range(pid_t pid, uint64_t start, uint64_t end, bool with_flags,
+		       struct proc_vma **out);
+
+/* record_sbuf_mem.c: checks the buffered mprotects among one flush's
+ * records (recs[0, len), well-formed) against tid's memory map, and that
+ * none touches mrr's page or the buffer at sbuf. Returns NULL when they
+ * agree, else a reason for the error message (in why, whylen bytes). */
+const char *rec_sbuf_check_mprotects(pid_t tid, uint64_t sbuf,
+				     const uint8_t *recs, size_t len, char *why,
+				     size_t whylen);
 
 /* record_sbuf.c */
 void rec_sbuf_flush(struct recorder *rec, struct rtask *t);

@@ -52,8 +52,11 @@
 #define SPIN_CHECK_MS	  5
 #define PROBE_WAIT_MIN_MS 10
 #define PROBE_WAIT_MAX_MS 1000
+/* A runner in user code without a stop for this long while others wait
+ * gives up the slot at its next buffered call. */
+#define YIELD_MS 1
 /* The scheduler's timer period while a task waits for a slot. */
-#define TICK_MS 5
+#define TICK_MS 1
 /* Seconds a runner may compute without a stop while another waits. */
 #define SPIN_LIMIT_DEFAULT 10
 
@@ -141,6 +144,7 @@ static void new_runner(struct rgroup *g, struct rtask *p)
 		g->since_ms = now;
 		g->probe_at_ms = 0;
 		g->probe_wait_ms = 0;
+		g->yield_asked = false;
 	}
 	g->runner = p;
 	g->last_stop_ms = now;
@@ -292,9 +296,11 @@ static void after_dispatch(struct recorder *rec, struct rtask *t)
  * alternate signal stack read-only while a signal frame went onto it at
  * record, and only after it at replay). Calls that may block are let in,
  * as they wait for the others (after_dispatch); so are those that create
- * or end tasks, which after_dispatch handles at their exit. */
+ * or end tasks, which after_dispatch handles at their exit. asked: this is
+ * the first stop since rec_sched_check asked the runner to yield (its
+ * slice is over then, whatever its length). */
 static bool timeslice_at_entry(struct recorder *rec, struct rtask *t,
-			       int status)
+			       int status, bool asked)
 {
 	struct rgroup *g = t->grp;
 	char why[96];
@@ -303,7 +309,8 @@ static bool timeslice_at_entry(struct recorder *rec, struct rtask *t,
 	if (!WIFSTOPPED(status) || (status >> 16) != PTRACE_EVENT_SECCOMP ||
 	    !t->started || !t->first_stop_seen || t->vfork_child ||
 	    t->has_held_stop || (t->held && !t->released) ||
-	    !has_parked(rec, g) || now_ms() - g->since_ms < TIMESLICE_MS)
+	    !has_parked(rec, g) ||
+	    (!asked && now_ms() - g->since_ms < TIMESLICE_MS))
 		return false;
 	if (tracee_get_regs(&t->t, &t->entry_regs) < 0)
 		return false;
@@ -327,6 +334,7 @@ static bool timeslice_at_entry(struct recorder *rec, struct rtask *t,
 void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 {
 	struct rgroup *g = t->grp;
+	bool asked;
 
 	if (!g) {
 		rec_dispatch_stop(rec, t, status);
@@ -337,8 +345,10 @@ void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 		park(rec, t, status);
 		return;
 	}
+	asked = g->runner == t && g->yield_asked;
+	g->yield_asked = false; /* its first stop since the ask, if any */
 	new_runner(g, t);
-	if (timeslice_at_entry(rec, t, status))
+	if (timeslice_at_entry(rec, t, status, asked))
 		return;
 	rec_dispatch_stop(rec, t, status);
 	after_dispatch(rec, t);
@@ -510,8 +520,20 @@ void rec_sched_check(struct recorder *rec)
 		struct rtask *p;
 		char st;
 
-		if (!g || g->runner != t || !has_parked(rec, g) ||
-		    now - g->last_stop_ms < SPIN_CHECK_MS)
+		if (!g || g->runner != t || !has_parked(rec, g))
+			continue;
+		/* In user code without a stop, where it may make buffered
+		 * calls only (LTP signal06's loop of mprotects runs at native
+		 * speed there, its waiting peer at ptrace speed): its next
+		 * buffered call is traced (abi.h, trace_next), and it lets
+		 * another task run there (timeslice_at_entry). The replay finds
+		 * no record for that call either, so it is traced there too. */
+		if (!t->in_syscall && t->sbuf_addr && !g->yield_asked &&
+		    now - g->last_stop_ms >= YIELD_MS) {
+			rec_sbuf_trace_next(t);
+			g->yield_asked = true;
+		}
+		if (now - g->last_stop_ms < SPIN_CHECK_MS)
 			continue;
 		st = proc_task_state(t->t.tid);
 		if (st == 'S' || st == 'D') {

@@ -1105,6 +1105,14 @@ static void report_desync(struct replayer *rp, struct ptask *t,
 			 want ? want : "an unknown call", rec.args[0],
 			 rec.args[1], rec.args[2], rec.result, rec.data_len);
 	}
+	if (regs->rdx == 1) {
+		diverge(rp, t,
+			"the buffered %s the replay made again returned "
+			"another result than the recorded %s (syscall buffer "
+			"record at offset %llu): the memory map differs",
+			got ? got : "call", expected, regs->rdi);
+		return;
+	}
 	diverge(rp, t,
 		"the program made a buffered %s where the recording has %s "
 		"(syscall buffer record at offset %llu)",

@@ -40,8 +40,8 @@
  *   is 1. A wrapper takes the next record when one is there: it checks
  *   that nr and the key arguments match, copies the recorded bytes out, and
  *   returns the recorded result, without making the syscall (except
- *   madvise: see below). With no record left, the call takes the traced
- *   path, as it did at record (every traced syscall flushed the buffer, so
+ *   madvise and mprotect: see below). With no record left, the call takes the
+ * traced path, as it did at record (every traced syscall flushed the buffer, so
  *   a call that was traced at record always finds the buffer consumed).
  *   On a mismatch (malformed record, other nr or args[0..2], or a data_len
  *   the call cannot have written) the library makes the traced syscall
@@ -54,6 +54,13 @@
  *   program installs its own seccomp filter (which would see the probe);
  *   from then on madvise is traced, and, if that filter may answer with a
  *   signal or a kill, every call (MRR_SYSCALLBUF_NO_BUFFER).
+ * - mprotect with only PROT_READ/PROT_WRITE bits (not on mrr's page, not
+ *   on the buffer itself) is buffered. The recorder checks each flush's
+ *   successful mprotects against the task's memory map (the last call for
+ *   each page must be what the map shows) and ends the recording when they
+ *   disagree. At replay the library makes the same mprotect again,
+ *   untraced; a result other than the recorded one is reported with
+ *   MRR_SYSCALL_DESYNC(offset, nr, 1).
  * - A signal that reaches a task outside a syscall is held back by mrr
  *   until the task's next traced syscall. So that a program busy with
  *   buffered calls still gets it soon, mrr sets hdr.trace_next at record;

@@ -53,6 +53,7 @@
 	X(__NR_lseek, "lseek", MRR_SB_NONE, 0)                                 \
 	X(__NR_pread64, "pread64", MRR_SB_RESULT, 0)                           \
 	X(__NR_readv, "readv", MRR_SB_RESULT, 0)                               \
+	X(__NR_mprotect, "mprotect", MRR_SB_NONE, 0)                           \
 	X(__NR_madvise, "madvise", MRR_SB_NONE, 0)                             \
 	X(__NR_getpid, "getpid", MRR_SB_NONE, 0)                               \
 	X(__NR_gettimeofday, "gettimeofday", MRR_SB_FIXED,                     \

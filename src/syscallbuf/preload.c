@@ -312,6 +312,18 @@ static long sb_record(volatile struct mrr_syscallbuf_hdr *hdr,
 	}
 	if ((c->flags & SB_OPEN) && !sb_open_ok(c))
 		return sb_traced(c);
+	if (c->flags & SB_MPROTECT) {
+		unsigned long buf = (unsigned long)hdr;
+
+		/* mrr's page (refused there), and this buffer, which a
+		 * read-only protection would make the next record fault */
+		if (sb_overlaps_mrr_page(c->args[0], c->args[1]) ||
+		    ((unsigned long)c->args[1] &&
+		     (unsigned long)c->args[0] < buf + MRR_SYSCALLBUF_SIZE &&
+		     (unsigned long)c->args[0] + (unsigned long)c->args[1] >
+			     buf))
+			return sb_traced(c);
+	}
 	if (c->flags & SB_MADVISE) {
 		/* mrr's page: the traced call lets mrr refuse it */
 		if (sb_overlaps_mrr_page(c->args[0], c->args[1]))
@@ -419,6 +431,16 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	if (c->flags & SB_MADVISE)
 		sb_untraced(c);
 	res = rec->result;
+	/* mprotect runs again, on the same map as at record: it must give
+	 * the same result, or the map is not the recorded one (DESYNC with
+	 * its third argument 1 says so). */
+	if ((c->flags & SB_MPROTECT) && sb_untraced(c) != res) {
+		SB_BARRIER();
+		hdr->busy = 0;
+		SB_BARRIER();
+		sb_call_traced(MRR_SYSCALL_DESYNC, used, c->nr, 1);
+		return res;
+	}
 	mend = rec->pad & MRR_SYSCALLBUF_REC_MEND;
 	SB_BARRIER();
 	hdr->used = used + rec->size;

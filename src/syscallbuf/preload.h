@@ -20,6 +20,7 @@
 #define SB_PIPE_NOWAIT 0x8u  /* or a pipe that holds data (FIONREAD) */
 #define SB_MADVISE     0x2u  /* MADV_DONTNEED: probe first, re-run at replay */
 #define SB_STATUS      0x10u /* a read whose data may be a /proc status file's */
+#define SB_MPROTECT    0x20u /* mprotect: re-run at replay (abi.h) */
 #define SB_OPEN                                                                \
 	0x4u /* openat: never of a non-regular file, never                     \
 	      * blocks (args: dirfd, path, flags, mode) */

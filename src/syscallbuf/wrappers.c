@@ -243,6 +243,23 @@ SB_EXPORT int madvise(void *addr, unsigned long len, int advice)
 	return (int)sb_ret(sb_run(&c));
 }
 
+/* mprotect changes only what the program may do with its own memory:
+ * re-run at replay on the same map, it has the same effect, and the
+ * recorder checks each flush's calls against the map (record_sbuf_mem.c).
+ * Only read and write bits are buffered: PROT_EXEC (code mrr may patch or
+ * watch), PROT_SEM, pkeys and the GROWS flags stay traced. libc's own
+ * calls (ld.so, thread stacks) go to the kernel through their internal
+ * name, traced. */
+SB_EXPORT int mprotect(void *addr, unsigned long len, int prot)
+{
+	struct sb_call c = SB_CALL(__NR_mprotect, addr, len, prot, 0, 0);
+
+	if (prot & ~(PROT_READ | PROT_WRITE))
+		return (int)sb_ret(sb_traced(&c));
+	c.flags = SB_MPROTECT;
+	return (int)sb_ret(sb_run(&c));
+}
+
 /* open and openat become one syscall, openat (as in libc); the mode is
  * read only when the flags say there is one. The fortified names
  * (__open_2 ...) are what _FORTIFY_SOURCE builds call. */

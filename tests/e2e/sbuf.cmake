@@ -16,3 +16,10 @@ add_test(NAME sbuf/sigaction_untraced COMMAND ${MRR_BASH}
   ${E2E}/sigaction_untraced.sh ${MRR_BIN}
   $<TARGET_FILE:mrrprog_sigaction_untraced>)
 set_tests_properties(sbuf/sigaction_untraced PROPERTIES LABELS e2e TIMEOUT 240)
+# A forged buffered mprotect (the map disagrees) stops the recording.
+add_executable(mrrhostile_sbuf_forge_mprotect ${CMAKE_SOURCE_DIR}/tests/hostile/sbuf_forge_mprotect.c)
+set_target_properties(mrrhostile_sbuf_forge_mprotect PROPERTIES
+  RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/hostile OUTPUT_NAME sbuf_forge_mprotect)
+add_test(NAME sbuf/forge_mprotect COMMAND ${MRR_BASH} ${E2E}/sbuf_forge.sh ${MRR_BIN}
+  $<TARGET_FILE:mrrhostile_sbuf_forge_mprotect>)
+set_tests_properties(sbuf/forge_mprotect PROPERTIES LABELS e2e TIMEOUT 60)

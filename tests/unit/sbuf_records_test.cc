@@ -370,12 +370,13 @@ TEST(SbufPreload, ExportsTheWrappersAndNothingElse)
 			"fstat64",	"fstatat",    "fstatat64",
 			"newfstatat",	"stat",	      "stat64",
 			"lstat",	"lstat64",    "statx",
-			"madvise",	"open",	      "open64",
-			"openat",	"openat64",   "__open_2",
-			"__open64_2",	"__openat_2", "__openat64_2",
-			"access",	"readlink",   "readlinkat",
-			"getuid",	"getgid",     "geteuid",
-			"getegid",	"realpath",   "syscall",
+			"madvise",	"mprotect",   "open",
+			"open64",	"openat",     "openat64",
+			"__open_2",	"__open64_2", "__openat_2",
+			"__openat64_2", "access",     "readlink",
+			"readlinkat",	"getuid",     "getgid",
+			"geteuid",	"getegid",    "realpath",
+			"syscall",
 		};
 	size_t start = 0, nl;
 
