@@ -53,12 +53,20 @@ static uint64_t give_back_reserve(struct chunkq *q)
 	uint64_t len = q->reserve_end > q->stream_len
 			       ? q->reserve_end - q->stream_len
 			       : 0;
+	bool freed;
 
 	if (q->tried_end <= q->stream_len)
 		return 0;
+	/* A truncation to the size frees blocks past the end on ext4 and
+	 * xfs, which punch no hole there; tmpfs frees them by the punch.
+	 * (The file is stream_len long, but for a torn chunk after a failed
+	 * write, which nothing reads.) */
+	freed = ftruncate(q->fd, (off_t)q->stream_len) == 0;
 	if (fallocate(q->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 		      (off_t)q->stream_len,
-		      (off_t)(q->tried_end - q->stream_len)) < 0)
+		      (off_t)(q->tried_end - q->stream_len)) == 0)
+		freed = true;
+	if (!freed)
 		len = 0;
 	q->reserve_end = q->stream_len;
 	q->tried_end = q->stream_len;
