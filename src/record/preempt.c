@@ -79,6 +79,7 @@ static struct rec_preempt *get_pre(struct rtask *t)
 	p->runto.fd = -1;
 	p->last_idx = -1;
 	p->cold_idx = -1;
+	p->exit_idx = -1;
 	p->clock_fd = -1;
 	for (int i = 0; i < NANCHORS; i++)
 		p->count[i].fd = -1;
@@ -91,11 +92,14 @@ static void drop_anchors(struct rec_preempt *p)
 	for (int i = 0; i < NANCHORS; i++)
 		bpcount_close(&p->count[i]);
 	memset(p->ret, 0, sizeof(p->ret));
+	memset(p->exit_anchor, 0, sizeof(p->exit_anchor));
 	p->nanchors = 0;
 	p->next_victim = 0;
 	p->last_idx = -1;
 	p->cold_idx = -1;
+	p->exit_idx = -1;
 	p->nskip = 0;
+	p->nhot = 0;
 }
 
 void rec_preempt_free(struct rtask *t)
@@ -119,6 +123,9 @@ void rec_preempt_free(struct rtask *t)
 void rec_preempt_stats(struct rec_preempt_stats *out)
 {
 	*out = stats;
+	out->exits = pre_exit_set;
+	out->exit_points = pre_exit_points;
+	out->exit_lost = pre_exit_lost;
 }
 
 void rec_preempt_print_stats(void)
@@ -132,9 +139,11 @@ void rec_preempt_print_stats(void)
 		"mrr: record preemption points: %lu (%lu counted, %lu "
 		"searched), %lu more not needed, %lu stops, %lu signals "
 		"deferred to a syscall; %lu taken at return addresses, %lu "
-		"signals waited for one in vain\n",
+		"signals waited for one in vain; %lu loop exits counted, %lu "
+		"points at them, %lu signals waited for one in vain\n",
 		stats.points, stats.counted, stats.searched, stats.dropped,
-		stats.stops, stats.deferred, stats.cold, stats.cold_lost);
+		stats.stops, stats.deferred, stats.cold, stats.cold_lost,
+		pre_exit_set, pre_exit_points, pre_exit_lost);
 }
 
 /* Whether the task catches a timer signal (SigCgt in /proc). */
@@ -258,7 +267,7 @@ static void add_anchor(struct rec_preempt *p, uint64_t addr)
 {
 	int i;
 
-	if (p->was_hot)
+	if (p->was_hot || pre_exit_refuses(p, addr))
 		return;
 	for (i = 0; i < p->nanchors; i++)
 		if (p->anchor[i] == addr)
@@ -416,6 +425,7 @@ static void restart_counting(struct rtask *t, struct rec_preempt *p, int level,
 	uint64_t ns;
 
 	pre_measure(t, p, at_point);
+	p->exit_fresh = false;
 	cold = at_point && pre_cold_active(p);
 	p->was_hot = false;
 	for (int i = 0; i < p->nanchors; i++) {
@@ -480,6 +490,7 @@ static void take_pending(struct recorder *rec, struct rtask *t,
 		p->sbuf_mark = used;
 		p->flushed = false;
 		p->after_syscall = false;
+		pre_exit_judge(t, p, regs);
 		if (p->timer_handler > 0)
 			pre_learn_return(t, p, regs);
 		/* the short slice first, also after a counted point: a task
@@ -577,6 +588,8 @@ static bool run_to_anchor(struct rtask *t, struct rec_preempt *p, int idx,
 		if (wait > RUNTO_NS)
 			wait = RUNTO_NS;
 	}
+	if (si && idx == p->exit_idx)
+		wait = EXIT_WAIT_NS; /* a loop exit: once per run of its loop */
 	return run_to(t, p, idx, p->anchor[idx], si, wait);
 }
 
@@ -600,11 +613,32 @@ static bool run_past_rep(struct rtask *t, struct rec_preempt *p,
 	return run_to(t, p, -1, end, si, RUNTO_NS);
 }
 
-/* A point where t stands (count 0), if it may be one; resumes t. */
+/* t is in the loop of its serving exit: no point there (it would be
+ * searched among the loop's iterations), but at the exit's next execution
+ * (counted), or a slice later (then again, while t stays in the loop). */
+static void exit_slice(struct rtask *t, struct rec_preempt *p)
+{
+	if (run_to(t, p, p->exit_idx, p->anchor[p->exit_idx], NULL,
+		   EXIT_SLICE_NS))
+		return;
+	if (cpuslice_arm(p->slice_fd, EXIT_SLICE_NS))
+		mrr_debug("pid %d: cannot arm the slice", t->t.tid);
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+}
+
+/* A point where t stands (count 0), if it may be one; resumes t. In a
+ * loop that ends by itself, the point is at the loop's exit instead, which
+ * the replay finds among the few runs of the loop, not among its
+ * iterations. */
 static void point_here(struct recorder *rec, struct rtask *t,
 		       struct rec_preempt *p,
 		       const struct user_regs_struct *regs)
 {
+	if (p->exit_idx < 0 && !in_syscall(regs) &&
+	    pre_exit_enter(t, p, regs)) {
+		exit_slice(t, p);
+		return;
+	}
 	if (run_past_rep(t, p, regs, NULL))
 		return;
 	if (!in_syscall(regs) && rec_preempt_anchor_ok(t, regs->rip)) {
@@ -631,6 +665,32 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		/* the anchor did not come: record where the task is */
 		p->held = false;
 		bpcount_close(&p->runto);
+		if (p->runto_idx >= 0 && p->runto_idx == p->exit_idx) {
+			if (!p->has_sig && !in_syscall(regs) &&
+			    pre_exit_inside(t, p, regs)) {
+				/* no timeslice point in the exit's loop */
+				exit_slice(t, p);
+				return;
+			}
+			if (p->has_sig)
+				pre_exit_lost++;
+			mrr_debug("pid %d: loop exit 0x%llx did not come",
+				  t->t.tid,
+				  (unsigned long long)p->anchor[p->exit_idx]);
+			if (p->has_sig)
+				pre_exit_fail(p);
+			else
+				pre_exit_leave(p);
+			p->runto_idx = -2; /* its slot may hold another now */
+			/* t left that loop (not through its exit) for another
+			 * one that ends by itself: the next point at that
+			 * one's exit */
+			if (!p->has_sig && !in_syscall(regs) &&
+			    pre_exit_enter(t, p, regs)) {
+				exit_slice(t, p);
+				return;
+			}
+		}
 		if (p->runto_idx >= 0 && p->runto_idx == p->cold_idx) {
 			stats.cold_lost++;
 			mrr_debug(
@@ -649,6 +709,10 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		}
 		if (run_past_rep(t, p, regs, &p->held_si))
 			return;
+		if (p->exit_idx < 0 && !in_syscall(regs) &&
+		    pre_exit_enter(t, p, regs) &&
+		    run_to_anchor(t, p, p->exit_idx, &p->held_si))
+			return;
 		if (!in_syscall(regs) && rec_preempt_anchor_ok(t, regs->rip)) {
 			add_anchor(p, regs->rip);
 			deliver_here(rec, t, &p->held_si, regs, 0);
@@ -659,6 +723,16 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		t->deferred_info = p->held_si;
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
+	}
+	if (p->exit_idx >= 0 && idx != p->exit_idx && !in_syscall(regs)) {
+		/* the exit did not run since the last point: no point while
+		 * the task is in its loop, else the exit goes */
+		if (pre_exit_inside(t, p, regs)) {
+			exit_slice(t, p);
+			return;
+		}
+		pre_exit_leave(p);
+		idx = live_anchor(p);
 	}
 	if (idx < 0 && pre_cold_active(p) && !in_syscall(regs) &&
 	    regs->rip != p->anchor[p->cold_idx] &&
@@ -714,6 +788,9 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 				mrr_debug("pid %d: stop at 0x%llx unexpected",
 					  t->t.tid,
 					  (unsigned long long)regs->rip);
+		} else if (p->runto_idx == p->exit_idx && p->exit_fresh) {
+			/* the exit counts since mid-stretch: searched */
+			pre_exit_points++;
 		} else if (bpcount_read(&p->count[p->runto_idx], &n) < 0 ||
 			   n == 0 || regs->rip != p->anchor[p->runto_idx]) {
 			/* cannot happen; deliver uncounted rather than lose
@@ -726,6 +803,8 @@ bool rec_preempt_own_stop(struct recorder *rec, struct rtask *t,
 			p->last_idx = p->runto_idx;
 		if (n && p->runto_idx == p->cold_idx)
 			stats.cold++;
+		if (n && p->runto_idx == p->exit_idx)
+			pre_exit_points++;
 		if (p->has_sig)
 			deliver_here(rec, t, &p->held_si, regs, n);
 		else
@@ -758,15 +837,26 @@ bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
 		 * out at that point */
 		p->has_sig = true;
 		p->held_si = *si;
+		if (p->runto_idx >= 0 && p->runto_idx == p->exit_idx &&
+		    cpuslice_arm(p->slice_fd, EXIT_WAIT_NS))
+			mrr_debug("pid %d: cannot arm the slice", t->t.tid);
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return true;
 	}
 	if (p->held || in_syscall(regs))
 		return false;
+	if (p->exit_idx >= 0 && regs->rip != p->anchor[p->exit_idx]) {
+		/* in the exit's loop: the signal waits for the exit */
+		if (pre_exit_inside(t, p, regs))
+			return run_to_anchor(t, p, p->exit_idx, si);
+		pre_exit_leave(p);
+	}
 	idx = live_anchor(p);
 	if (idx < 0 && pre_cold_active(p) &&
 	    regs->rip != p->anchor[p->cold_idx])
 		idx = p->cold_idx; /* it runs less often than points */
+	if (idx < 0 && p->exit_idx < 0 && pre_exit_enter(t, p, regs))
+		idx = p->exit_idx; /* in a loop that ends by itself */
 	return idx >= 0 && run_to_anchor(t, p, idx, si);
 }
 

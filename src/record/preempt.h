@@ -83,10 +83,13 @@ bool rec_preempt_here(struct recorder *rec, struct rtask *t,
  * points written, points taken but never needed (dropped), ptrace stops
  * of mrr's own, signals deferred to a syscall; points taken at a cold
  * anchor (a return address, preempt.c), and cold anchors a signal waited
- * for in vain (the point then was searched). */
+ * for in vain (the point then was searched); loop exits made anchors
+ * (preempt_int.h), points taken at one, and signals that waited for one in
+ * vain. */
 struct rec_preempt_stats {
 	unsigned long points, counted, searched, dropped, stops, deferred;
 	unsigned long cold, cold_lost;
+	unsigned long exits, exit_points, exit_lost;
 };
 void rec_preempt_stats(struct rec_preempt_stats *out);
 /* Prints them on stderr when MRR_PREEMPT_STATS=1 and a point was made. */

@@ -19,7 +19,7 @@ int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret)
 		i = p->nanchors++;
 	} else {
 		i = p->next_victim;
-		if (i == p->cold_idx)
+		while (i == p->cold_idx || i == p->exit_idx)
 			i = (i + 1) % NANCHORS;
 		p->next_victim = (i + 1) % NANCHORS;
 		bpcount_close(&p->count[i]);
@@ -28,6 +28,7 @@ int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret)
 	}
 	p->anchor[i] = addr;
 	p->ret[i] = ret;
+	p->exit_anchor[i] = false;
 	p->acc_n[i] = p->acc_ns[i] = 0;
 	p->stretch_n[i] = 0;
 	p->on_stack[i] = false;
@@ -35,27 +36,24 @@ int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret)
 	return i;
 }
 
-/* Forgets return-address anchor i (unfit) and remembers not to try it
- * again. */
-void pre_drop_return(struct rec_preempt *p, int i)
+void pre_remove_anchor(struct rec_preempt *p, int i)
 {
 	int last = p->nanchors - 1;
 
-	p->skip[p->skip_next] = p->anchor[i];
-	p->skip_next = (p->skip_next + 1) % NSKIP;
-	if (p->nskip < NSKIP)
-		p->nskip++;
 	bpcount_close(&p->count[i]);
 	if (p->cold_idx == i) {
 		p->cold_idx = -1;
 		p->cold_idle_ns = 0;
 	}
+	if (p->exit_idx == i)
+		p->exit_idx = -1;
 	if (p->last_idx == i)
 		p->last_idx = -1;
 	if (i != last) {
 		p->anchor[i] = p->anchor[last];
 		p->count[i] = p->count[last];
 		p->ret[i] = p->ret[last];
+		p->exit_anchor[i] = p->exit_anchor[last];
 		p->acc_n[i] = p->acc_n[last];
 		p->acc_ns[i] = p->acc_ns[last];
 		p->stretch_n[i] = p->stretch_n[last];
@@ -63,13 +61,27 @@ void pre_drop_return(struct rec_preempt *p, int i)
 		p->streak[i] = p->streak[last];
 		if (p->cold_idx == last)
 			p->cold_idx = i;
+		if (p->exit_idx == last)
+			p->exit_idx = i;
 		if (p->last_idx == last)
 			p->last_idx = i;
 	}
 	p->count[last].fd = -1;
 	p->ret[last] = false;
+	p->exit_anchor[last] = false;
 	p->nanchors = last;
 	p->next_victim = 0;
+}
+
+/* Forgets return-address anchor i (unfit) and remembers not to try it
+ * again. */
+void pre_drop_return(struct rec_preempt *p, int i)
+{
+	p->skip[p->skip_next] = p->anchor[i];
+	p->skip_next = (p->skip_next + 1) % NSKIP;
+	if (p->nskip < NSKIP)
+		p->nskip++;
+	pre_remove_anchor(p, i);
 }
 
 /* Judges return-address anchor i by what it counted. */
@@ -182,7 +194,7 @@ void pre_learn_return(struct rtask *t, struct rec_preempt *p,
 	uint64_t found[NSCAN];
 	int nret = 0, n;
 
-	if (pre_cold_active(p))
+	if (pre_cold_active(p) || p->exit_idx >= 0)
 		return;
 	n = rec_return_addresses(t, regs->rsp, p->skip, p->nskip, found, NSCAN);
 	for (int i = 0; i < p->nanchors; i++) {

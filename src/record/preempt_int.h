@@ -73,6 +73,24 @@ struct rtask;
 #define NRET 2
 /* Return addresses judged unfit that a task remembers (not tried again). */
 #define NSKIP 16
+/* Loop exits (loopexit.h, preempt_exit.c). A plain anchor or a loop exit
+ * that ran at least HOT_MIN_RUNS times between two points, more often than
+ * once per HOT_NS of CPU time (its debug exceptions included: a loop
+ * instruction counted runs about once per 10 us), is hot: at a timeslice
+ * point, the hot anchors give way to the first exit of the loops around
+ * the point that is not hot itself (it runs once per run of the loop), and
+ * hot addresses (NHOT remembered) never become anchors again. While the
+ * task stays in that exit's loop, a slice takes no point there (a point in
+ * the loop would be searched among all of its iterations at replay): the
+ * slice then lasts EXIT_SLICE_NS, and a signal waits for the exit, counted
+ * since the task's last point or event, at most EXIT_WAIT_NS of CPU time
+ * (loops end by themselves, loopexit.h; one that does not gets its signal
+ * where it is, searched). */
+#define HOT_NS	      50000ull
+#define HOT_MIN_RUNS  4
+#define EXIT_SLICE_NS 20000000ull
+#define EXIT_WAIT_NS  1000000000ull
+#define NHOT	      16
 
 struct rec_preempt {
 	uint64_t anchor[NANCHORS];
@@ -127,6 +145,14 @@ struct rec_preempt {
 	uint64_t restart_ns;  /* its value at the last restart */
 	uint64_t skip[NSKIP]; /* return addresses judged unfit */
 	int nskip, skip_next;
+	/* anchor i is a loop exit; exit_idx the one that serves (or -1),
+	 * exit_lo the first instruction of its loop */
+	bool exit_anchor[NANCHORS];
+	int exit_idx;
+	bool exit_fresh; /* it counts since the middle of a stretch */
+	uint64_t exit_lo;
+	uint64_t hot[NHOT]; /* addresses judged hot */
+	int nhot, hot_next;
 };
 
 /* Pending points a task keeps at most (one per SLICE_LONG_NS of a stretch
@@ -144,6 +170,8 @@ bool rec_preempt_anchor_ok(struct rtask *t, uint64_t addr);
 /* preempt_cold.c: */
 /* A slot for a new anchor at addr: returns its index. */
 int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret);
+/* Forgets anchor i (its slot goes to the last one). */
+void pre_remove_anchor(struct rec_preempt *p, int i);
 /* Forgets return-address anchor i, judged unfit. */
 void pre_drop_return(struct rec_preempt *p, int i);
 /* At a restart of the counters (at a point, or at an event when not
@@ -154,5 +182,31 @@ bool pre_cold_active(const struct rec_preempt *p);
 /* At a point in a loop: notes and adds return-address candidates. */
 void pre_learn_return(struct rtask *t, struct rec_preempt *p,
 		      const struct user_regs_struct *regs);
+
+/* preempt_exit.c: */
+/* Whether addr was judged hot, or lies in the loop of the serving exit:
+ * not to become an anchor. */
+bool pre_exit_refuses(const struct rec_preempt *p, uint64_t addr);
+/* At a timeslice point (regs), before the counters restart: hot anchors
+ * give way to a loop exit (above). */
+void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
+		    const struct user_regs_struct *regs);
+/* Whether t, stopped at regs, is still in the loop of the serving exit. */
+bool pre_exit_inside(struct rtask *t, const struct rec_preempt *p,
+		     const struct user_regs_struct *regs);
+/* At a slice that found t (at regs) in a loop that ends by itself, with
+ * no anchor running: its exit serves from now on, uncounted until the next
+ * point (a point at it is searched: among the runs of the loop). Returns
+ * false when there is none. */
+bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
+		    const struct user_regs_struct *regs);
+/* The serving exit goes, never to serve again: a signal waited for it in
+ * vain. */
+void pre_exit_fail(struct rec_preempt *p);
+/* The serving exit goes (the task left its loop, or it did not come). */
+void pre_exit_leave(struct rec_preempt *p);
+/* Counters for the statistics: exits made anchors, points taken at an
+ * exit, signals that waited for one in vain. */
+extern unsigned long pre_exit_set, pre_exit_points, pre_exit_lost;
 
 #endif

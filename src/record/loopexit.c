@@ -1,0 +1,331 @@
+/* Loop exits (loopexit.h). */
+#include "record/loopexit.h"
+
+#include "core/tracee.h"
+#include "record/retaddr.h"
+#include "record/rtask.h"
+
+#include <capstone/capstone.h>
+#include <stdbool.h>
+#include <string.h>
+
+/* Bytes of code read before and after an address: a loop's body starts at
+ * most LOOKBACK bytes before the address, its bottom test at most AHEAD
+ * bytes after. */
+#define LOOKBACK 4096u
+#define AHEAD	 2048u
+/* Instructions of a loop body the analysis looks at. */
+#define MAX_BODY 1024
+/* Return addresses whose calls' loops are looked at. */
+#define MAX_CALLERS 4
+
+/* The general-purpose register (0-15) a capstone register is part of, or
+ * -1. */
+static int gpr_of(unsigned reg)
+{
+	static const unsigned regs[][5] = {
+		{X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH},
+		{X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL, X86_REG_CH},
+		{X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL, X86_REG_DH},
+		{X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL, X86_REG_BH},
+		{X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL, 0},
+		{X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL, 0},
+		{X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL, 0},
+		{X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL, 0},
+		{X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B, 0},
+		{X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B, 0},
+		{X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B, 0},
+		{X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B, 0},
+		{X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B, 0},
+		{X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B, 0},
+		{X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B, 0},
+		{X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B, 0},
+	};
+
+	if (reg == X86_REG_INVALID)
+		return -1;
+	for (int i = 0; i < 16; i++)
+		for (int k = 0; k < 5; k++)
+			if (regs[i][k] == reg)
+				return i;
+	return -1;
+}
+
+/* What one instruction of a loop body does to the registers: gprs it
+ * writes, those it replaces with a value loaded from memory (a register
+ * that is also an operand read, as in add mem,reg, or that addresses the
+ * load, as in mov (reg),reg, is stepped, not replaced), whether it sets
+ * the flags and its register operands. */
+struct effect {
+	uint16_t writes, loaded, tested;
+	bool sets_flags;
+};
+
+/* Registers a call may change (the caller-saved ones), to values that may
+ * come from memory. */
+#define CALL_CLOBBERS                                                          \
+	(1u << 0 | 1u << 1 | 1u << 2 | 1u << 6 | 1u << 7 | 1u << 8 | 1u << 9 | \
+	 1u << 10 | 1u << 11)
+
+static void effect_of(csh h, const cs_insn *in, struct effect *e)
+{
+	cs_regs rd, wr;
+	uint8_t nrd = 0, nwr = 0;
+	const cs_x86 *x = &in->detail->x86;
+	uint16_t stepped = 0;
+	bool from_memory = false;
+
+	memset(e, 0, sizeof(*e));
+	if (in->id == X86_INS_CALL) {
+		e->writes = e->loaded = CALL_CLOBBERS;
+		e->sets_flags = true;
+		return;
+	}
+	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
+		for (int i = 0; i < nwr; i++) {
+			int g = gpr_of(wr[i]);
+
+			if (g >= 0)
+				e->writes |= (uint16_t)(1u << g);
+			if (wr[i] == X86_REG_EFLAGS)
+				e->sets_flags = true;
+		}
+	}
+	for (int i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+
+		if (op->type == X86_OP_REG) {
+			int g = gpr_of(op->reg);
+
+			if (g >= 0) {
+				e->tested |= (uint16_t)(1u << g);
+				if (op->access & CS_AC_READ)
+					stepped |= (uint16_t)(1u << g);
+			}
+		} else if (op->type == X86_OP_MEM && in->id != X86_INS_LEA &&
+			   (op->access & CS_AC_READ)) {
+			int b = gpr_of(op->mem.base),
+			    x2 = gpr_of(op->mem.index);
+
+			from_memory = true; /* lea reads no memory */
+			/* a load through the register itself steps it (the
+			 * next node of a list) */
+			if (b >= 0)
+				stepped |= (uint16_t)(1u << b);
+			if (x2 >= 0)
+				stepped |= (uint16_t)(1u << x2);
+		}
+	}
+	if (in->id == X86_INS_POP || in->id == X86_INS_XCHG ||
+	    in->id == X86_INS_CMPXCHG || in->id == X86_INS_XADD)
+		from_memory = true;
+	if (from_memory)
+		e->loaded = e->writes & (uint16_t)~stepped;
+	if (in->id == X86_INS_XCHG || in->id == X86_INS_CMPXCHG)
+		e->loaded = e->writes;
+}
+
+static bool is_cond_jump(const cs_insn *in)
+{
+	switch (in->id) {
+	case X86_INS_JAE:
+	case X86_INS_JA:
+	case X86_INS_JBE:
+	case X86_INS_JB:
+	case X86_INS_JE:
+	case X86_INS_JGE:
+	case X86_INS_JG:
+	case X86_INS_JLE:
+	case X86_INS_JL:
+	case X86_INS_JNE:
+	case X86_INS_JNO:
+	case X86_INS_JNP:
+	case X86_INS_JNS:
+	case X86_INS_JO:
+	case X86_INS_JP:
+	case X86_INS_JS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool ends_code(const cs_insn *in)
+{
+	return in->id == X86_INS_RET || in->id == X86_INS_INT3 ||
+	       in->id == X86_INS_HLT || in->id == X86_INS_UD2;
+}
+
+/* How the loop [lo, branch] (branch: its jump back) ends: LOOP_COUNTED
+ * when its bottom test (a conditional jump back: the last flag setter
+ * before it) reads a register that the body steps (loopexit.h), so that
+ * its fall-through is an exit; LOOP_ENDS when only a branch out of the
+ * middle of the body tests one (it ends by itself, but not through the
+ * fall-through); LOOP_UNKNOWN otherwise. */
+enum { LOOP_UNKNOWN, LOOP_ENDS, LOOP_COUNTED };
+
+static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
+		     uint64_t base, uint64_t lo, uint64_t branch, bool cond)
+{
+	uint16_t written = 0, loaded = 0, tested = 0, out_tested = 0, steps;
+	const uint8_t *p;
+	uint64_t at = lo;
+	size_t left;
+	int n = 0;
+
+	if (lo < base || branch >= base + len)
+		return LOOP_UNKNOWN;
+	p = code + (lo - base);
+	left = len - (size_t)(lo - base);
+	while (at < branch) {
+		const cs_x86 *x = &in->detail->x86;
+		struct effect e;
+		uint64_t target;
+
+		if (n++ >= MAX_BODY || !cs_disasm_iter(h, &p, &left, &at, in))
+			return LOOP_UNKNOWN;
+		effect_of(h, in, &e);
+		written |= e.writes;
+		loaded |= e.loaded;
+		if (e.sets_flags)
+			tested = e.tested;
+		if (!is_cond_jump(in) || x->op_count != 1 ||
+		    x->operands[0].type != X86_OP_IMM)
+			continue;
+		target = (uint64_t)x->operands[0].imm;
+		if (target < lo || target > branch)
+			out_tested |= tested; /* a way out of the loop */
+	}
+	if (at != branch)
+		return LOOP_UNKNOWN; /* the body did not decode up to it */
+	steps = written & (uint16_t)~loaded;
+	if (cond && (tested & steps))
+		return LOOP_COUNTED;
+	return out_tested & steps ? LOOP_ENDS : LOOP_UNKNOWN;
+}
+
+int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
+		  uint64_t enclose, struct loop_exit *out, int max,
+		  int *blocked)
+{
+	const uint8_t *p;
+	uint64_t at = addr;
+	size_t left;
+	cs_insn *in;
+	csh h;
+	int n = 0;
+
+	if (max <= 0 || addr < base || addr >= base + len ||
+	    cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return 0;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(h);
+	p = code + (addr - base);
+	left = len - (size_t)(addr - base);
+	while (in && n < max && cs_disasm_iter(h, &p, &left, &at, in)) {
+		const cs_x86 *x = &in->detail->x86;
+		uint64_t target, branch = in->address, exit = at;
+		const uint8_t *sp = p;
+		size_t sleft = left;
+		uint64_t sat = at;
+		int kind;
+
+		if (ends_code(in))
+			break;
+		if (in->id == X86_INS_JMP && x->op_count == 1 &&
+		    x->operands[0].type != X86_OP_IMM) {
+			/* an indirect jump (a tail call, a switch): where the
+			 * code goes on is unknown */
+			*blocked = LOOPEXIT_UNKNOWN;
+			break;
+		}
+		if ((in->id != X86_INS_JMP && !is_cond_jump(in)) ||
+		    x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+			continue;
+		target = (uint64_t)x->operands[0].imm;
+		if (target > enclose || enclose - target > LOOKBACK)
+			continue;
+		kind = loop_kind(h, in, code, len, base, target, branch,
+				 in->id != X86_INS_JMP);
+		p = sp; /* loop_kind used the decoder's buffer */
+		left = sleft;
+		at = sat;
+		if (kind == LOOP_ENDS)
+			continue;
+		if (kind == LOOP_UNKNOWN) {
+			/* a loop around addr that may not end by itself (a
+			 * test of memory, a flag): the loops around it may
+			 * wait for it */
+			*blocked = LOOPEXIT_LOOP;
+			break;
+		}
+		out[n].addr = exit;
+		out[n].lo = target;
+		n++;
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&h);
+	return n;
+}
+
+/* Adds the exits of the loops around addr (read from t) to out[*n..max). */
+static void add_exits(struct rtask *t, uint64_t addr, uint64_t enclose,
+		      struct loop_exit *out, int *n, int max, int *blocked)
+{
+	uint8_t code[LOOKBACK + AHEAD];
+	struct loop_exit found[LOOPEXIT_MAX];
+	uint64_t base = addr > LOOKBACK ? addr - LOOKBACK : 0;
+	size_t len = 0;
+	ssize_t got;
+	int k;
+
+	/* the page before addr may be unmapped: read what can be read */
+	for (uint64_t b = base; b <= addr; b = (b | 0xfff) + 1) {
+		got = tracee_read(&t->t, b, code, (size_t)(addr + AHEAD - b));
+		if (got > 0 && b + (uint64_t)got > addr) {
+			base = b;
+			len = (size_t)got;
+			break;
+		}
+	}
+	if (!len) {
+		*blocked = LOOPEXIT_UNKNOWN;
+		return;
+	}
+	if (enclose < base) {
+		*blocked = LOOPEXIT_UNKNOWN;
+		return;
+	}
+	k = loop_exits_in(code, len, base, addr, enclose, found, LOOPEXIT_MAX,
+			  blocked);
+	for (int i = 0; i < k && *n < max; i++) {
+		bool dup = false;
+
+		for (int j = 0; j < *n; j++)
+			dup |= out[j].addr == found[i].addr;
+		if (!dup)
+			out[(*n)++] = found[i];
+	}
+}
+
+int rec_loop_exits(struct rtask *t, uint64_t rip, uint64_t rsp,
+		   struct loop_exit *out, int max, int *why)
+{
+	uint64_t ret[MAX_CALLERS];
+	int blocked = 0;
+	int n = 0, nret;
+
+	add_exits(t, rip, rip, out, &n, max, &blocked);
+	if (!blocked) {
+		nret = rec_return_addresses(t, rsp, NULL, 0, ret, MAX_CALLERS);
+		/* around a call: the loop holds the call instruction, before
+		 * the return address */
+		for (int i = 0; i < nret && n < max && !blocked; i++)
+			add_exits(t, ret[i], ret[i] - 1, out, &n, max,
+				  &blocked);
+	}
+	if (why)
+		*why = blocked;
+	return n;
+}

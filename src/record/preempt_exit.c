@@ -1,0 +1,182 @@
+/* Loop exits as anchors instead of hot loop instructions (preempt_int.h,
+ * loopexit.h). */
+#include "record/preempt_int.h"
+
+#include "core/bpcount.h"
+#include "core/log.h"
+#include "record/loopexit.h"
+#include "record/rtask.h"
+
+unsigned long pre_exit_set, pre_exit_points, pre_exit_lost;
+
+static bool is_hot(const struct rec_preempt *p, uint64_t addr)
+{
+	for (int i = 0; i < p->nhot; i++)
+		if (p->hot[i] == addr)
+			return true;
+	return false;
+}
+
+static void mark_hot(struct rec_preempt *p, uint64_t addr)
+{
+	if (is_hot(p, addr))
+		return;
+	p->hot[p->hot_next] = addr;
+	p->hot_next = (p->hot_next + 1) % NHOT;
+	if (p->nhot < NHOT)
+		p->nhot++;
+}
+
+bool pre_exit_refuses(const struct rec_preempt *p, uint64_t addr)
+{
+	if (is_hot(p, addr))
+		return true;
+	return p->exit_idx >= 0 && addr >= p->exit_lo &&
+	       addr < p->anchor[p->exit_idx];
+}
+
+void pre_exit_fail(struct rec_preempt *p)
+{
+	if (p->exit_idx >= 0)
+		mark_hot(p, p->anchor[p->exit_idx]);
+	pre_exit_leave(p);
+}
+
+void pre_exit_leave(struct rec_preempt *p)
+{
+	if (p->exit_idx >= 0)
+		pre_remove_anchor(p, p->exit_idx);
+}
+
+bool pre_exit_inside(struct rtask *t, const struct rec_preempt *p,
+		     const struct user_regs_struct *regs)
+{
+	struct loop_exit ex[LOOPEXIT_MAX];
+	int n;
+
+	if (p->exit_idx < 0)
+		return false;
+	n = rec_loop_exits(t, regs->rip, regs->rsp, ex, LOOPEXIT_MAX, NULL);
+	for (int i = 0; i < n; i++)
+		if (ex[i].addr == p->anchor[p->exit_idx])
+			return true;
+	return false;
+}
+
+/* The first exit around regs that may serve: not hot, a possible anchor. */
+static int pick_exit(struct rtask *t, struct rec_preempt *p,
+		     const struct user_regs_struct *regs, struct loop_exit *out,
+		     int *why)
+{
+	struct loop_exit ex[LOOPEXIT_MAX];
+	int n = rec_loop_exits(t, regs->rip, regs->rsp, ex, LOOPEXIT_MAX, why);
+
+	for (int i = 0; i < n; i++) {
+		if (is_hot(p, ex[i].addr) ||
+		    !rec_preempt_anchor_ok(t, ex[i].addr))
+			continue;
+		*out = ex[i];
+		return 1;
+	}
+	return 0;
+}
+
+void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
+		    const struct user_regs_struct *regs)
+{
+	uint64_t now, ns, n;
+	bool hot[NANCHORS] = {false}, any = false;
+	struct loop_exit ex;
+	int why = 0;
+
+	if (p->clock_fd < 0 || cpuclock_read(p->clock_fd, &now) ||
+	    now <= p->restart_ns)
+		return;
+	ns = now - p->restart_ns;
+	for (int i = 0; i < p->nanchors; i++) {
+		if (p->ret[i] || p->count[i].fd < 0 ||
+		    bpcount_read(&p->count[i], &n) < 0 || n < HOT_MIN_RUNS ||
+		    ns / n >= HOT_NS)
+			continue;
+		hot[i] = true;
+		any = true;
+	}
+	/* a point in a loop judged hot before (another run of it) */
+	if (p->exit_idx < 0 && is_hot(p, regs->rip))
+		any = true;
+	if (!any)
+		return;
+	if (p->exit_idx >= 0 && hot[p->exit_idx]) {
+		/* runs too often itself: an outer loop's exit may serve */
+		mrr_debug("pid %d: loop exit 0x%llx is hot", t->t.tid,
+			  (unsigned long long)p->anchor[p->exit_idx]);
+		int i = p->exit_idx, last = p->nanchors - 1;
+
+		mark_hot(p, p->anchor[i]);
+		pre_exit_leave(p); /* the last anchor moves to slot i */
+		hot[i] = i != last && hot[last];
+		hot[last] = false;
+	} else if (p->exit_idx >= 0) {
+		return; /* hot plain anchors while an exit serves: none here */
+	}
+	if (!pick_exit(t, p, regs, &ex, &why)) {
+		/* No exit: the hot anchors keep counting (slow, but each
+		 * point stays found at replay by its count). But one where
+		 * the code cannot be followed (a jump through a PLT entry)
+		 * goes: another point in the loop may show its exits. */
+		for (int i = p->nanchors - 1; i >= 0; i--) {
+			if (!hot[i] || why != LOOPEXIT_UNKNOWN ||
+			    p->anchor[i] != regs->rip)
+				continue;
+			mrr_debug("pid %d: hot anchor 0x%llx in code that "
+				  "cannot be followed",
+				  t->t.tid, (unsigned long long)p->anchor[i]);
+			mark_hot(p, p->anchor[i]);
+			pre_remove_anchor(p, i);
+		}
+		return;
+	}
+	for (int i = p->nanchors - 1; i >= 0; i--) {
+		if (hot[i] || p->ret[i]) {
+			if (hot[i])
+				mark_hot(p, p->anchor[i]);
+			pre_remove_anchor(p, i);
+		}
+	}
+	p->exit_idx = pre_new_anchor(p, ex.addr, false);
+	p->exit_anchor[p->exit_idx] = true;
+	p->exit_lo = ex.lo;
+	pre_exit_set++;
+	mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) counts instead "
+		  "of hot anchors, at rip 0x%llx",
+		  t->t.tid, (unsigned long long)ex.addr,
+		  (unsigned long long)ex.lo, (unsigned long long)regs->rip);
+}
+
+bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
+		    const struct user_regs_struct *regs)
+{
+	struct loop_exit ex;
+	int i;
+
+	if (p->exit_idx >= 0 || !pick_exit(t, p, regs, &ex, NULL))
+		return false;
+	for (i = p->nanchors - 1; i >= 0; i--)
+		if (p->ret[i])
+			pre_remove_anchor(p, i);
+	i = pre_new_anchor(p, ex.addr, false);
+	if (bpcount_open(&p->count[i], t->t.tid, ex.addr, 0) != 0) {
+		pre_remove_anchor(p, i);
+		return false;
+	}
+	p->exit_idx = i;
+	p->exit_anchor[i] = true;
+	p->exit_lo = ex.lo;
+	p->exit_fresh = true;
+	pre_exit_set++;
+	mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) serves, at rip "
+		  "0x%llx",
+		  t->t.tid, (unsigned long long)ex.addr,
+		  (unsigned long long)ex.lo, (unsigned long long)regs->rip);
+	return true;
+}
