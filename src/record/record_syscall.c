@@ -206,8 +206,8 @@ static void skip_syscall(struct recorder *rec, struct rtask *t, int64_t result)
 	rec_skip_syscall(rec, t, result, &c);
 }
 
-void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
-		      struct capture *c)
+void rec_skip_event(struct recorder *rec, struct rtask *t, int64_t result,
+		    struct capture *c)
 {
 	struct mrr_event ev = {0};
 	struct user_regs_struct r = t->entry_regs;
@@ -227,6 +227,12 @@ void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 	t->exit_regs = r;
 	t->have_exit_regs = true;
 	t->last_result = result;
+}
+
+void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
+		      struct capture *c)
+{
+	rec_skip_event(rec, t, result, c);
 	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 }
 

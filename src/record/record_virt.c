@@ -29,6 +29,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <stddef.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -129,7 +130,23 @@ void rec_virt_inherit(struct rtask *child, struct rtask *parent)
  * arguments, or a filter mode already set) run, and fail there alike. */
 static bool virt_strict(struct recorder *rec, struct rtask *t)
 {
+	/* mrr's filter lets rt_sigaction through untraced (but for the timer
+	 * signals): a filter of the task's own sends it to mrr too */
+	struct sock_filter code[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_rt_sigaction, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRACE),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	const uint64_t at = MRR_PAGE_ADDR + MRR_PAGE_SCRATCH;
+	struct {
+		uint16_t len;
+		uint16_t pad[3];
+		uint64_t filter;
+	} fprog = {.len = sizeof(code) / sizeof(code[0]), .filter = at + 16};
 	struct capture c = {0};
+	struct user_regs_struct r;
 
 	if (t->nr == SYS_seccomp && (t->args[1] || t->args[2]))
 		return false;
@@ -137,8 +154,35 @@ static bool virt_strict(struct recorder *rec, struct rtask *t)
 		return false;
 	t->virt.seccomp = SECCOMP_MODE_STRICT;
 	t->virt.tsc = PR_TSC_SIGSEGV;
-	rec_skip_syscall(rec, t, 0, &c);
+	/* The call is recorded as skipped, with result 0; what runs in its
+	 * place is the install of that filter, and its exit stop
+	 * (rec_virt_strict_exit) gives the program the 0. Should the install
+	 * fail (a root program that dropped CAP_SYS_ADMIN), rt_sigaction
+	 * stays untraced (README "Limits"). */
+	rec_skip_event(rec, t, 0, &c);
+	r = t->exit_regs;
+	if (tracee_write_all(&t->t, at, &fprog, sizeof(fprog)) == 0 &&
+	    tracee_write_all(&t->t, at + 16, code, sizeof(code)) == 0) {
+		r.orig_rax = SYS_seccomp;
+		r.rdi = SECCOMP_SET_MODE_FILTER;
+		r.rsi = 0;
+		r.rdx = at;
+		if (tracee_set_regs(&t->t, &r) == 0) {
+			t->strict_filter = true;
+			t->in_syscall = true;
+			ptrace(PTRACE_SYSCALL, t->t.tid, 0, 0);
+			return true;
+		}
+	}
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 	return true;
+}
+
+void rec_virt_strict_exit(struct rtask *t)
+{
+	/* the registers the skipped call leaves */
+	if (tracee_set_regs(&t->t, &t->exit_regs) < 0)
+		return;
 }
 
 /* Whether natively the vDSO answers this call in strict mode, without a

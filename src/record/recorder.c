@@ -567,6 +567,12 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 			return;
 		}
 		t->in_syscall = false;
+		if (t->strict_filter) {
+			t->strict_filter = false;
+			rec_virt_strict_exit(t);
+			resume(rec, t, PTRACE_CONT, 0);
+			return;
+		}
 		if (t->nnp_exec) { /* the execve is made again, below */
 			t->nnp_exec = false;
 			rec_exec_nnp_again(t);

@@ -65,13 +65,15 @@ struct rtask {
 	bool held;     /* new child waiting for its parent's fork event */
 	bool released; /* parent's fork event written: may run */
 	bool first_stop_seen;
-	bool after_exec;   /* next syscall-exit is execve's */
-	bool nnp_exec;	   /* its execve became prctl(PR_SET_NO_NEW_PRIVS)
-			    * and is made again at that call's exit */
-	bool in_syscall;   /* entry seen, waiting for the exit */
-	bool fork_written; /* this syscall's event was written at fork */
-	bool exiting;	   /* exit/exit_group entered */
-	bool exit_written; /* its MRR_EV_EXIT is in the trace */
+	bool after_exec;    /* next syscall-exit is execve's */
+	bool nnp_exec;	    /* its execve became prctl(PR_SET_NO_NEW_PRIVS)
+			     * and is made again at that call's exit */
+	bool strict_filter; /* its call entering strict mode became the
+			     * install of a filter of mrr's (record_virt.c) */
+	bool in_syscall;    /* entry seen, waiting for the exit */
+	bool fork_written;  /* this syscall's event was written at fork */
+	bool exiting;	    /* exit/exit_group entered */
+	bool exit_written;  /* its MRR_EV_EXIT is in the trace */
 	/* killed by another thread's execve (the kernel ends the other
 	 * threads): its exit event waits for the exec event, which at replay
 	 * is what ends it */
@@ -256,6 +258,10 @@ void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
  * and the event records c's memory (which the caller wrote into the task). */
 void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 		      struct capture *c);
+/* The same, but leaves the task stopped, for a caller that runs another
+ * call in the skipped one's place (its registers are set for the skip). */
+void rec_skip_event(struct recorder *rec, struct rtask *t, int64_t result,
+		    struct capture *c);
 
 /* record_mem.c: at a synchronous SIGBUS of t (BUS_ADRERR) in a page of a
  * mapped file that lies inside the file: the file system failed to give
@@ -320,6 +326,9 @@ bool rec_virt_filter_denied(struct recorder *rec, struct rtask *t);
  * mode forbids: true when t was killed for it (SIGKILL, as the kernel does;
  * the call does not run and nothing is recorded but t's end). */
 bool rec_virt_strict_kill(struct rtask *t);
+/* At the exit stop of the filter install that replaced the call entering
+ * strict mode (t->strict_filter): gives the program the call's 0. */
+void rec_virt_strict_exit(struct rtask *t);
 
 /* sud.c: syscall user dispatch. At the entry of prctl
  * (PR_SET_SYSCALL_USER_DISPATCH): true when answered (and recorded) here.

@@ -1,5 +1,6 @@
-/* nnp_visible: mrr sets no_new_privs on the recorded program (its seccomp
- * filter needs it), but the program must see its own bit: PR_GET_NO_NEW_PRIVS
+/* nnp_visible: mrr sets no_new_privs on the recorded program when it is
+ * unprivileged (its seccomp filter needs it; as root it does not), but the
+ * program must see its own bit: PR_GET_NO_NEW_PRIVS
  * answers what it set, and without the bit and without CAP_SYS_ADMIN a
  * seccomp filter install fails with EACCES (LTP prctl02 saw it succeed).
  * Once the program sets the bit itself, the install works. A child starts

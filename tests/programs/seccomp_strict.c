@@ -77,6 +77,10 @@ static int run(int which)
 			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 			syscall(SYS_exit, 108);
 			break;
+		case 8: /* rt_sigaction too (mrr's filter lets most through) */
+			signal(SIGUSR1, SIG_IGN);
+			syscall(SYS_exit, 109);
+			break;
 		case 5: /* the TSC is off: rdtsc faults */
 			__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
 			syscall(SYS_exit, 105);
@@ -101,6 +105,7 @@ int main(void)
 		"rdtsc",
 		"vDSO clocks",
 		"CPU-time clock",
+		"rt_sigaction",
 	};
 	int status, i;
 
@@ -113,7 +118,7 @@ int main(void)
 		 "seccomp(STRICT, 1): %s", strerror(errno));
 	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
 		 "PR_GET_SECCOMP after a failed call: %s", strerror(errno));
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 9; i++) {
 		status = run(i);
 		if (i < 2 || i == 6)
 			MT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 7,
