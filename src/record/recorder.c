@@ -554,6 +554,8 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 		return;
 	}
 	t->first_stop_seen = true;
+	if (t->exit_at_signal && !rec_exit_at_signal(rec, t, status))
+		return;
 	if (sig == (SIGTRAP | 0x80)) {
 		if (t->after_exec) {
 			t->after_exec = false;

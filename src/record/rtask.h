@@ -71,9 +71,13 @@ struct rtask {
 	bool strict_filter; /* its call entering strict mode became the
 			     * install of a filter of mrr's (record_virt.c) */
 	bool in_syscall;    /* entry seen, waiting for the exit */
-	bool fork_written;  /* this syscall's event was written at fork */
-	bool exiting;	    /* exit/exit_group entered */
-	bool exit_written;  /* its MRR_EV_EXIT is in the trace */
+	/* a tkill/tgkill of itself, resumed without an exit stop: the
+	 * signal's delivery stop comes at the call's exit, with the exit's
+	 * registers, and stands for that exit (record_syscall.c) */
+	bool exit_at_signal;
+	bool fork_written; /* this syscall's event was written at fork */
+	bool exiting;	   /* exit/exit_group entered */
+	bool exit_written; /* its MRR_EV_EXIT is in the trace */
 	/* killed by another thread's execve (the kernel ends the other
 	 * threads): its exit event waits for the exec event, which at replay
 	 * is what ends it */
@@ -233,6 +237,12 @@ void rec_sched_end(struct recorder *rec);
 /* record_syscall.c */
 void rec_syscall_entry(struct recorder *rec, struct rtask *t);
 void rec_syscall_exit(struct recorder *rec, struct rtask *t);
+/* The stop that follows a call resumed with exit_at_signal (status):
+ * writes the call's event from this stop's registers when it is one the
+ * kernel makes before returning to user code (a signal or a group stop),
+ * else stops the recording. Returns true when the caller should go on
+ * handling status. */
+bool rec_exit_at_signal(struct recorder *rec, struct rtask *t, int status);
 void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child);
 void capture_reset(struct capture *c);
 int capture_add(struct capture *c, struct rtask *t, uint64_t addr,
