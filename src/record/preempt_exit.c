@@ -124,6 +124,12 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 		 * point stays found at replay by its count). But one where
 		 * the code cannot be followed (a jump through a PLT entry)
 		 * goes: another point in the loop may show its exits. */
+		mrr_debug("pid %d: hot anchors at rip 0x%llx, no loop exit "
+			  "(%s)",
+			  t->t.tid, (unsigned long long)regs->rip,
+			  why == LOOPEXIT_LOOP	    ? "a loop that may not end"
+			  : why == LOOPEXIT_UNKNOWN ? "code not followed"
+						    : "none found");
 		for (int i = p->nanchors - 1; i >= 0; i--) {
 			if (!hot[i] || why != LOOPEXIT_UNKNOWN ||
 			    p->anchor[i] != regs->rip)

@@ -1,0 +1,132 @@
+// Tests for loop_exits_in (src/record/loopexit.c): which loops around a
+// preemption point give an exit mrr may count and wait for, and where the
+// search must stop. The code is assembled by hand (GNU as, then the bytes).
+#include <gtest/gtest.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vector>
+
+// record/loopexit.h includes nothing C++ cannot read, but the recorder's
+// headers around it do: declare what the test uses.
+extern "C" {
+struct loop_exit {
+	uint64_t addr;
+	uint64_t lo;
+};
+int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
+		  uint64_t enclose, struct loop_exit *out, int max,
+		  int *blocked);
+}
+
+namespace
+{
+
+const uint64_t kBase = 0x401000;
+const int kLoop = 1;	// LOOPEXIT_LOOP
+const int kUnknown = 2; // LOOPEXIT_UNKNOWN
+
+struct Result {
+	std::vector<loop_exit> exits;
+	int blocked;
+};
+
+Result exits_at(const std::vector<uint8_t> &code, uint64_t offset)
+{
+	loop_exit out[8];
+	Result r;
+
+	r.blocked = 0;
+	int n = loop_exits_in(code.data(), code.size(), kBase, kBase + offset,
+			      kBase + offset, out, 8, &r.blocked);
+	r.exits.assign(out, out + n);
+	return r;
+}
+
+// xor %ecx,%ecx; 1: add $1,%rax; add $1,%rcx; cmp $100,%rcx; jne 1b; ret
+TEST(LoopExit, CountedLoopGivesItsFallThrough)
+{
+	std::vector<uint8_t> code = {0x31, 0xc9, 0x48, 0x83, 0xc0, 0x01,
+				     0x48, 0x83, 0xc1, 0x01, 0x48, 0x83,
+				     0xf9, 0x64, 0x75, 0xf2, 0xc3};
+	Result r = exits_at(code, 6); // at add $1,%rcx
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 16, r.exits[0].addr);
+	EXPECT_EQ(kBase + 2, r.exits[0].lo);
+	EXPECT_EQ(0, r.blocked);
+}
+
+// 1: add $1,%rax; mov flag(%rip),%edx; test %edx,%edx; je 1b; ret
+TEST(LoopExit, LoopOnAFlagInMemoryBlocks)
+{
+	std::vector<uint8_t> code = {0x48, 0x83, 0xc0, 0x01, 0x8b,
+				     0x15, 0x00, 0x01, 0x00, 0x00,
+				     0x85, 0xd2, 0x74, 0xf2, 0xc3};
+	Result r = exits_at(code, 4);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(kLoop, r.blocked);
+}
+
+// 2: xor %ecx,%ecx; 1: add $1,%rax; add $1,%rcx; cmp $4,%rcx; jne 1b;
+// mov flag(%rip),%edx; test %edx,%edx; je 2b; ret
+TEST(LoopExit, InnerCountedLoopInsideAFlagLoop)
+{
+	std::vector<uint8_t> code = {0x31, 0xc9, 0x48, 0x83, 0xc0, 0x01, 0x48,
+				     0x83, 0xc1, 0x01, 0x48, 0x83, 0xf9, 0x04,
+				     0x75, 0xf2, 0x8b, 0x15, 0x00, 0x01, 0x00,
+				     0x00, 0x85, 0xd2, 0x74, 0xe6, 0xc3};
+	Result r = exits_at(code, 2);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 16, r.exits[0].addr);
+	EXPECT_EQ(kLoop, r.blocked); // nothing outside the flag loop
+}
+
+// 1: mov (%rbx),%rbx; test %rbx,%rbx; jne 1b; ret (a list walk)
+TEST(LoopExit, ListWalkEndsByItself)
+{
+	std::vector<uint8_t> code = {0x48, 0x8b, 0x1b, 0x48, 0x85,
+				     0xdb, 0x75, 0xf8, 0xc3};
+	Result r = exits_at(code, 3);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 8, r.exits[0].addr);
+}
+
+// 1: add stride(%rip),%rbx; cmp %rbp,%rbx; jb 1b; ret
+TEST(LoopExit, StrideFromMemoryStillSteps)
+{
+	std::vector<uint8_t> code = {0x48, 0x03, 0x1d, 0x00, 0x01, 0x00, 0x00,
+				     0x48, 0x39, 0xeb, 0x72, 0xf4, 0xc3};
+	Result r = exits_at(code, 7);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 12, r.exits[0].addr);
+}
+
+// 1: add $1,%rax; jmp *%rdx (a PLT entry, a tail call)
+TEST(LoopExit, IndirectJumpIsNotFollowed)
+{
+	std::vector<uint8_t> code = {0x48, 0x83, 0xc0, 0x01, 0xff, 0xe2};
+	Result r = exits_at(code, 0);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(kUnknown, r.blocked);
+}
+
+// 1: add $1,%rax; sub $1,%edi; je 2f; cmp %r11,(%rcx); jne 1b; 2: ret
+// (a chain walk bounded by a counter tested in the middle)
+TEST(LoopExit, CounterExitInTheMiddleNeitherServesNorBlocks)
+{
+	std::vector<uint8_t> code = {0x48, 0x83, 0xc0, 0x01, 0x83,
+				     0xef, 0x01, 0x74, 0x05, 0x4c,
+				     0x39, 0x19, 0x75, 0xf2, 0xc3};
+	Result r = exits_at(code, 4);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(0, r.blocked);
+}
+
+} // namespace
