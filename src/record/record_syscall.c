@@ -392,7 +392,7 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	}
 	/* the kernel makes this check before seccomp's */
 	if (rec_sud_entry(rec, t) || rec_sud_prctl(rec, t) ||
-	    rec_virt_strict_kill(t) || rec_exec_nnp(t))
+	    rec_virt_strict_kill(rec, t) || rec_exec_nnp(t))
 		return;
 	d = mrr_syscall_lookup(t->nr);
 

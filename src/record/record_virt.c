@@ -235,9 +235,10 @@ static bool from_vdso_or_preload(const struct rtask *t)
 	return found;
 }
 
-bool rec_virt_strict_kill(struct rtask *t)
+bool rec_virt_strict_kill(struct recorder *rec, struct rtask *t)
 {
 	struct user_regs_struct r = t->entry_regs;
+	struct rtask *x;
 
 	if (!t->virt.init || t->virt.seccomp != SECCOMP_MODE_STRICT)
 		return false;
@@ -250,8 +251,24 @@ bool rec_virt_strict_kill(struct rtask *t)
 	}
 	if (vdso_answers(t) && from_vdso_or_preload(t))
 		return false;
-	/* the call never runs; the kernel ends only this thread, a signal
-	 * ends its whole process (README "Limits") */
+	/* The call never runs: the kernel ends this thread alone, with the
+	 * status of a SIGKILL. A thread with others becomes an exit(0) (its
+	 * status is seen by no one, unless it is the leader and the others
+	 * go by exit: README "Limits"); its exit event names the call, where
+	 * the replay makes the same exchange. A task alone gets SIGKILL, and
+	 * the replay ends it as one killed from outside. */
+	for (x = rec->tasks; x; x = x->next)
+		if (x != t && x->tgid == t->tgid && !x->exiting)
+			break;
+	if (x) {
+		r.orig_rax = SYS_exit;
+		r.rdi = 0;
+		if (tracee_set_regs(&t->t, &r) < 0)
+			return true;
+		t->exiting = true;
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return true;
+	}
 	r.orig_rax = (uint64_t)-1;
 	if (tracee_set_regs(&t->t, &r) < 0)
 		return true; /* gone already */

@@ -333,9 +333,10 @@ void rec_virt_inherit(struct rtask *child, struct rtask *parent);
  * task would have neither no_new_privs nor CAP_SYS_ADMIN. */
 bool rec_virt_filter_denied(struct recorder *rec, struct rtask *t);
 /* At the entry of a call of t in (emulated) seccomp strict mode that the
- * mode forbids: true when t was killed for it (SIGKILL, as the kernel does;
- * the call does not run and nothing is recorded but t's end). */
-bool rec_virt_strict_kill(struct rtask *t);
+ * mode forbids: true when t was ended for it, as the kernel does (the call
+ * does not run and nothing is recorded but t's end): SIGKILL when it is
+ * its process's only task, else an exit of the thread alone. */
+bool rec_virt_strict_kill(struct recorder *rec, struct rtask *t);
 /* At the exit stop of the filter install that replaced the call entering
  * strict mode (t->strict_filter): gives the program the call's 0. */
 void rec_virt_strict_exit(struct rtask *t);

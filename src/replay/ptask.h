@@ -17,7 +17,10 @@ struct ptask {
 	pid_t tgid;	 /* its process (thread group) id in the recording */
 	bool threaded;	 /* a leader that created threads since its exec */
 	bool dying;	 /* a thread of its process called exit_group */
-	bool dead;	 /* reaped already: dead_status is its wait status */
+	/* in seccomp strict mode (emulated, src/record/record_virt.c): a
+	 * forbidden call of a thread that has others ends it alone */
+	bool strict;
+	bool dead; /* reaped already: dead_status is its wait status */
 	int dead_status;
 	struct ptask *next;
 	bool fresh;    /* its first (SIGSTOP) stop is still pending */

@@ -1179,6 +1179,11 @@ static void run_syscall(struct replayer *rp, struct ptask *t,
 	     (ev->args[0] == 22 /* PR_SET_SECCOMP */ ||
 	      ev->args[0] == 59 /* PR_SET_SYSCALL_USER_DISPATCH */)))
 		replay_sbuf_no_probe(rp, t);
+	if ((ev->flags & MRR_EVF_SKIPPED) && ev->result == 0 &&
+	    ((ev->nr == SYS_seccomp && ev->args[0] == 0) ||
+	     (ev->nr == SYS_prctl && ev->args[0] == 22 /* PR_SET_SECCOMP */ &&
+	      ev->args[1] == 1 /* SECCOMP_MODE_STRICT */)))
+		t->strict = true;
 	if (ev->flags & MRR_EVF_SKIPPED) {
 		emulate(rp, t, &regs);
 		return;

@@ -1147,6 +1147,18 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 			t->stopped = false;
 			continue;
 		}
+		if ((status >> 16) == PTRACE_EVENT_SECCOMP && t->strict &&
+		    tracee_get_regs(&t->t, &regs) == 0 &&
+		    (int64_t)regs.orig_rax == rp->ev.nr &&
+		    rp->ev.nr != SYS_exit && rp->ev.nr != SYS_exit_group) {
+			/* strict mode ended this thread alone at this call, as
+			 * the recorder did (record_virt.c) */
+			regs.orig_rax = SYS_exit;
+			regs.rdi = 0;
+			if (tracee_set_regs(&t->t, &regs) < 0)
+				return;
+			continue;
+		}
 		if ((status >> 16) == PTRACE_EVENT_SECCOMP &&
 		    tracee_get_regs(&t->t, &regs) == 0 &&
 		    regs.orig_rax != SYS_exit &&

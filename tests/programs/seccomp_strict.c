@@ -10,6 +10,7 @@
 #include "mrr_test.h"
 
 #include <linux/seccomp.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -29,6 +30,18 @@ static void enter_strict(int how)
 		syscall(SYS_exit, 100);
 }
 
+/* A thread that enters strict mode and makes a forbidden call: the
+ * kernel ends it alone, and its process goes on. */
+static void *strict_thread(void *arg)
+{
+	(void)arg;
+	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_STRICT, 0, 0, 0) != 0)
+		return (void *)1;
+	say("thread: calling getppid\n");
+	syscall(SYS_getppid);
+	return (void *)2;
+}
+
 /* Runs one case in a child; returns its wait status. */
 static int run(int which)
 {
@@ -44,7 +57,8 @@ static int run(int which)
 	pid = fork();
 	MT_CHECK(pid >= 0, "fork: %s", strerror(errno));
 	if (pid == 0) {
-		enter_strict(which & 1);
+		if (which != 9)
+			enter_strict(which & 1);
 		switch (which) {
 		case 0: /* read and write, then exit: allowed */
 		case 1:
@@ -77,6 +91,16 @@ static int run(int which)
 			clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 			syscall(SYS_exit, 108);
 			break;
+		case 9: { /* another thread dies alone */
+			pthread_t th;
+			void *ret = NULL;
+
+			if (pthread_create(&th, NULL, strict_thread, NULL) ||
+			    pthread_join(th, &ret))
+				_exit(110);
+			say("child: the strict thread is gone\n");
+			_exit(ret == NULL || ret == PTHREAD_CANCELED ? 7 : 111);
+		}
 		case 8: /* rt_sigaction too (mrr's filter lets most through) */
 			signal(SIGUSR1, SIG_IGN);
 			syscall(SYS_exit, 109);
@@ -106,6 +130,7 @@ int main(void)
 		"vDSO clocks",
 		"CPU-time clock",
 		"rt_sigaction",
+		"a thread of two",
 	};
 	int status, i;
 
@@ -118,9 +143,9 @@ int main(void)
 		 "seccomp(STRICT, 1): %s", strerror(errno));
 	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
 		 "PR_GET_SECCOMP after a failed call: %s", strerror(errno));
-	for (i = 0; i < 9; i++) {
+	for (i = 0; i < 10; i++) {
 		status = run(i);
-		if (i < 2 || i == 6)
+		if (i < 2 || i == 6 || i == 9)
 			MT_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 7,
 				 "%s: status 0x%x", names[i], status);
 		else if (i == 5)
