@@ -237,11 +237,14 @@ void rec_sched_end(struct recorder *rec);
 /* record_syscall.c */
 void rec_syscall_entry(struct recorder *rec, struct rtask *t);
 void rec_syscall_exit(struct recorder *rec, struct rtask *t);
-/* The stop that follows a call resumed with exit_at_signal (status):
- * writes the call's event from this stop's registers when it is one the
- * kernel makes before returning to user code (a signal or a group stop),
- * else stops the recording. Returns true when the caller should go on
- * handling status. */
+/* signals.c: whether t's call (at its entry) is a tkill or tgkill of itself
+ * whose signal's delivery stop can stand for the call's exit stop. */
+bool rec_self_signal(struct rtask *t);
+/* signals.c: the stop (status) that follows a call resumed with
+ * exit_at_signal: writes the call's event from this stop's registers when
+ * it is one the kernel makes before returning to user code (a signal or a
+ * group stop), else stops the recording. Returns true when the caller
+ * should go on handling status. */
 bool rec_exit_at_signal(struct recorder *rec, struct rtask *t, int status);
 void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child);
 void capture_reset(struct capture *c);

@@ -406,3 +406,52 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		return;
 	}
 }
+
+/* Whether t's call is a tkill or tgkill of itself with a signal it does
+ * not block, and mrr holds no signal of its own for it: the kernel then
+ * stops it for the signal's delivery at the call's exit, before any user
+ * code, with the registers the exit stop would show. That stop can stand
+ * for the exit one (one ptrace stop fewer a self-signal: LTP signal06
+ * makes 150,000). A traced task's ignored signals are queued and stop it
+ * too. */
+bool rec_self_signal(struct rtask *t)
+{
+	uint64_t sig, blocked;
+
+	if (t->nr == SYS_tkill && t->args[0] == (uint64_t)t->t.tid)
+		sig = t->args[1];
+	else if (t->nr == SYS_tgkill && t->args[0] == (uint64_t)t->tgid &&
+		 t->args[1] == (uint64_t)t->t.tid)
+		sig = t->args[2];
+	else
+		return false;
+	if (sig < 1 || sig > 64 || sig == SIGKILL || sig == SIGSTOP ||
+	    t->deferred || t->injecting || t->nqueued > 0 || t->has_held_stop ||
+	    t->exiting)
+		return false;
+	if (ptrace(PTRACE_GETSIGMASK, t->t.tid, sizeof(blocked), &blocked) < 0)
+		return false;
+	return !(blocked & (1ull << (sig - 1)));
+}
+
+bool rec_exit_at_signal(struct recorder *rec, struct rtask *t, int status)
+{
+	int event = status >> 16;
+
+	t->exit_at_signal = false;
+	if (!WIFSTOPPED(status))
+		return true; /* it died in the call */
+	if ((event == 0 && WSTOPSIG(status) != (SIGTRAP | 0x80)) ||
+	    event == PTRACE_EVENT_STOP) {
+		t->in_syscall = false;
+		rec_syscall_exit(rec, t);
+		return true;
+	}
+	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
+		 "pid %d: its %s of itself returned without the signal's "
+		 "delivery at event %llu, so mrr missed its result; the "
+		 "recording stops here",
+		 t->t.tid, t->nr == SYS_tkill ? "tkill" : "tgkill",
+		 (unsigned long long)mrr_trace_writer_events(rec->w));
+	return false;
+}
