@@ -97,14 +97,20 @@ struct mrr_locked_range {
 /* MRR_EV_SYSCALL for mmap of a file: which stored file the mapping came
  * from, so replay maps the same bytes. */
 struct mrr_mmap_extra {
-	char file[64];	 /* stored name */
-	uint64_t size;	 /* file size at record */
-	uint32_t shared; /* MAP_SHARED */
+	char file[64]; /* stored name */
+	uint64_t size; /* file size at record */
+	/* MRR_MMAP_SHARED for MAP_SHARED, with MRR_MMAP_NO_WRITE when the
+	 * mapping could never be made writable (a read-only fd, or a memfd
+	 * sealed against writes): mprotect(PROT_WRITE) fails on it */
+	uint32_t shared;
 	/* Which file at record, 1-based, the same for every mapping of one
 	 * file (inode) whatever its content then; 0: not known (older
 	 * traces). Replay backs all mappings of one ident with one copy. */
 	uint32_t ident;
 };
+
+#define MRR_MMAP_SHARED	  1u
+#define MRR_MMAP_NO_WRITE 2u
 
 /* MRR_EV_RDTSC: nr is 0 for rdtsc, 1 for rdtscp; args[0] is the counter,
  * args[1] the TSC_AUX value (rdtscp), args[2] the instruction length. */

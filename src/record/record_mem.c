@@ -1,5 +1,8 @@
 /* Recording memory syscalls: the exact pages a madvise dropped (from
  * pagemap before and after the call), and the files behind mmaps. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/log.h"
@@ -395,6 +398,35 @@ static bool program_may_write(const struct rtask *t)
 	return (fl & O_ACCMODE) != O_RDONLY;
 }
 
+/* Whether a shared mapping of t's fd can never become writable, as the
+ * kernel decides at mmap: the fd is read-only, or the file (a memfd) is
+ * sealed against writes. */
+static bool shared_never_writable(const struct rtask *t, int fd)
+{
+	char path[64], line[128];
+	unsigned long fl = O_RDWR;
+	int seals, own;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->t.tid, fd);
+	f = fopen(path, "re");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "flags: %lo", &fl) == 1)
+				break;
+		fclose(f);
+	}
+	if ((fl & O_ACCMODE) == O_RDONLY)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", t->t.tid, fd);
+	own = open(path, O_RDONLY | O_CLOEXEC);
+	if (own < 0)
+		return false;
+	seals = fcntl(own, F_GET_SEALS);
+	close(own);
+	return seals > 0 && (seals & (F_SEAL_WRITE | F_SEAL_FUTURE_WRITE));
+}
+
 /* The newest entry wins: a file stored again after it changed keeps its
  * inode. The ident is one more than the oldest entry's index, as
  * file_ident() gives it to mappings. */
@@ -549,7 +581,11 @@ void rec_mmap_exit(struct recorder *rec, struct rtask *t, struct capture *c)
 			 t->t.tid, (int)t->args[4], strerror(-err));
 		return;
 	}
-	x.shared = (flags & MAP_SHARED) != 0;
+	if (flags & MAP_SHARED)
+		x.shared = MRR_MMAP_SHARED |
+			   (shared_never_writable(t, (int)t->args[4])
+				    ? MRR_MMAP_NO_WRITE
+				    : 0);
 	x.ident = file_ident(rec, t, (int)t->args[4]);
 	capture_extra(c, &x, sizeof(x));
 	{

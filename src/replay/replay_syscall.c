@@ -614,7 +614,10 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 		diverge(rp, t, "cannot copy stored file %s", x->file);
 		return;
 	}
-	fd = map_file(rp, t, regs, copy, shared, flags, &ret);
+	/* a mapping that could not become writable at record comes from
+	 * a read-only open of the copy, so that mprotect fails alike */
+	fd = map_file(rp, t, regs, copy,
+		      shared && !(x->shared & MRR_MMAP_NO_WRITE), flags, &ret);
 	if (fd >= 0 && ret == -EPERM && !shared)
 		fd = map_file(rp, t, NULL, path, false, flags, &ret);
 	if (fd < 0)
