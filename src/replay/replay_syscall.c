@@ -579,6 +579,7 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 	char path[PATH_MAX], copy[PATH_MAX];
 	int64_t fd, ret;
 	bool shared = flags & MAP_SHARED;
+	int err;
 
 	if (ev->result < 0 && ev->result > -4096) {
 		emulate(rp, t, regs);
@@ -610,8 +611,12 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 	 * must never reach, or be the program the replay runs (Text file
 	 * busy). It serves only private code when the copy's file system
 	 * does not allow execution. */
-	if (private_copy(rp, x->file, x->ident, path, copy, sizeof(copy)) < 0) {
-		diverge(rp, t, "cannot copy stored file %s", x->file);
+	err = private_copy(rp, x->file, x->ident, path, copy, sizeof(copy));
+	if (err < 0) {
+		/* (ENOSPC: the replay's copies live under $TMPDIR) */
+		diverge(rp, t, "cannot copy stored file %s into %s: %s",
+			x->file, rp->tmpdir[0] ? rp->tmpdir : "$TMPDIR",
+			strerror(-err));
 		return;
 	}
 	/* a mapping that could not become writable at record comes from
