@@ -11,6 +11,7 @@
 #include "replay/ptask.h"
 #include "replay/replayer.h"
 #include "replay/watchdog.h"
+#include "syscallbuf/abi.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -35,6 +36,20 @@ int replay_open(struct replayer *rp, const struct replay_opts *o)
 		return err == -ENOENT ? MRR_EXIT_NOINPUT : MRR_EXIT_DATAERR;
 	}
 	rp->info = mrr_trace_info(rp->r);
+	if (rp->info && rp->info->syscallbuf_abi &&
+	    rp->info->syscallbuf_abi != MRR_SYSCALLBUF_ABI_VERSION) {
+		/* The replayed program runs this mrr's library, which buffers
+		 * other calls or flushes at other places than the recording's
+		 * did: the replay would diverge at the first difference. */
+		mrr_err("%s was recorded with syscall buffer protocol %u, and "
+			"this mrr replays protocol %u: replay it with the mrr "
+			"that recorded it (or record it again)",
+			o->trace_dir, rp->info->syscallbuf_abi,
+			MRR_SYSCALLBUF_ABI_VERSION);
+		mrr_trace_close(rp->r);
+		rp->r = NULL;
+		return MRR_EXIT_DATAERR;
+	}
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	return 0;
 }

@@ -83,7 +83,10 @@
 
 #include <stdint.h>
 
-#define MRR_SYSCALLBUF_ABI_VERSION 1
+/* 2: buffered mprotect, and the MRR_SYSCALLBUF_REC_MEND flag (a read of a
+ * /proc status file, flushed at once). The replay's library must make the
+ * same choices as the recording's, so a replay refuses another version. */
+#define MRR_SYSCALLBUF_ABI_VERSION 2
 
 /* Syscall numbers no kernel uses, intercepted by mrr at their seccomp stop. */
 #define MRR_SYSCALL_REGISTER 0x6d7200 /* ("mr") */

@@ -31,7 +31,7 @@ static uint32_t *find_buffer(void)
 			continue;
 		for (a = start; a < end && !found; a += 4096)
 			if (((uint32_t *)a)[0] == 0x4642524du && /* "MRBF" */
-			    ((uint32_t *)a)[1] == 1)
+			    ((uint32_t *)a)[1] >= 1)
 				found = (uint32_t *)a;
 		if (found)
 			break;

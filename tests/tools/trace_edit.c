@@ -16,6 +16,9 @@
  *   trace_edit --truncate N IN OUT
  *       Copies the first N events and leaves OUT uncommitted, as a recorder
  *       that was killed would.
+ *   trace_edit --abi N IN OUT
+ *       Copies every event and sets the header's syscall buffer protocol
+ *       version to N, as a trace from an older or newer mrr would have.
  *
  * OUT must not exist. Every stored file is copied, the header and the end
  * status are kept. Exit status: 0 done, 1 error, 2 usage, 3 no such event.
@@ -115,14 +118,15 @@ static void usage(void)
 	fprintf(stderr, "usage: trace_edit [--nr NR] [--nth K] [--result "
 			"VALUE] IN OUT\n"
 			"       trace_edit --swap SEQ IN OUT\n"
-			"       trace_edit --truncate N IN OUT\n");
+			"       trace_edit --truncate N IN OUT\n"
+			"       trace_edit --abi N IN OUT\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1, swap = -1,
-		buffer_arg = -1;
+		buffer_arg = -1, abi = -1;
 	uint8_t *changed_extra = NULL;
 	struct held_event held = {0};
 	int holding = 0;
@@ -131,6 +135,7 @@ int main(int argc, char **argv)
 	mrr_trace_reader *r = NULL;
 	mrr_trace_writer *w = NULL;
 	struct copy_files files;
+	struct mrr_trace_info info;
 	struct mrr_event ev;
 	enum mrr_trace_end end = MRR_END_COMPLETE;
 	const char *message = NULL;
@@ -154,6 +159,8 @@ int main(int argc, char **argv)
 			slot = &swap;
 		} else if (!strcmp(argv[i], "--truncate")) {
 			slot = &truncate_at;
+		} else if (!strcmp(argv[i], "--abi")) {
+			slot = &abi;
 		} else {
 			usage();
 		}
@@ -168,7 +175,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace_edit: %s\n", errbuf);
 		return 1;
 	}
-	ret = mrr_trace_writer_create(argv[i + 1], mrr_trace_info(r), 0, &w);
+	info = *mrr_trace_info(r);
+	if (abi >= 0) {
+		info.syscallbuf_abi = (uint32_t)abi;
+		changed = 1;
+	}
+	ret = mrr_trace_writer_create(argv[i + 1], &info, 0, &w);
 	if (ret) {
 		fprintf(stderr, "trace_edit: cannot create %s: %s\n",
 			argv[i + 1], mrr_trace_strerror(ret));
@@ -212,7 +224,7 @@ int main(int argc, char **argv)
 			       ev.seq, rec.nr, rec.args[0]);
 		}
 		int hit = truncate_at < 0 && swap < 0 && buffer_arg < 0 &&
-			  !changed && ev.kind == MRR_EV_SYSCALL &&
+			  abi < 0 && !changed && ev.kind == MRR_EV_SYSCALL &&
 			  ev.nr == nr && ++seen == nth;
 		if (hit && have_result)
 			ev.result = new_result;
