@@ -206,7 +206,7 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 
 int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 		  uint64_t enclose, struct loop_exit *out, int max,
-		  int *blocked)
+		  int *blocked, bool any)
 {
 	const uint8_t *p;
 	uint64_t at = addr;
@@ -245,17 +245,26 @@ int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 		target = (uint64_t)x->operands[0].imm;
 		if (target > enclose || enclose - target > LOOKBACK)
 			continue;
+		if (any) {
+			if (in->id != X86_INS_JMP) {
+				out[n].addr = exit;
+				out[n].lo = target;
+				n++;
+			}
+			continue;
+		}
 		kind = loop_kind(h, in, code, len, base, target, branch,
 				 in->id != X86_INS_JMP);
 		p = sp; /* loop_kind used the decoder's buffer */
 		left = sleft;
 		at = sat;
-		if (kind == LOOP_ENDS)
-			continue;
-		if (kind == LOOP_UNKNOWN) {
+		if (kind != LOOP_COUNTED) {
 			/* a loop around addr that may not end by itself (a
-			 * test of memory, a flag): the loops around it may
-			 * wait for it */
+			 * test of memory, a flag), or that ends through a
+			 * counter tested in the middle of its body, whose
+			 * bound may be far (a loop to 2^60 that polls a flag
+			 * at its bottom): the loops around it may wait for
+			 * it */
 			*blocked = LOOPEXIT_LOOP;
 			break;
 		}
@@ -271,7 +280,8 @@ int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 
 /* Adds the exits of the loops around addr (read from t) to out[*n..max). */
 static void add_exits(struct rtask *t, uint64_t addr, uint64_t enclose,
-		      struct loop_exit *out, int *n, int max, int *blocked)
+		      struct loop_exit *out, int *n, int max, int *blocked,
+		      bool any)
 {
 	uint8_t code[LOOKBACK + AHEAD];
 	struct loop_exit found[LOOPEXIT_MAX];
@@ -298,7 +308,7 @@ static void add_exits(struct rtask *t, uint64_t addr, uint64_t enclose,
 		return;
 	}
 	k = loop_exits_in(code, len, base, addr, enclose, found, LOOPEXIT_MAX,
-			  blocked);
+			  blocked, any);
 	for (int i = 0; i < k && *n < max; i++) {
 		bool dup = false;
 
@@ -316,16 +326,35 @@ int rec_loop_exits(struct rtask *t, uint64_t rip, uint64_t rsp,
 	int blocked = 0;
 	int n = 0, nret;
 
-	add_exits(t, rip, rip, out, &n, max, &blocked);
+	add_exits(t, rip, rip, out, &n, max, &blocked, false);
 	if (!blocked) {
 		nret = rec_return_addresses(t, rsp, NULL, 0, ret, MAX_CALLERS);
 		/* around a call: the loop holds the call instruction, before
 		 * the return address */
 		for (int i = 0; i < nret && n < max && !blocked; i++)
-			add_exits(t, ret[i], ret[i] - 1, out, &n, max,
-				  &blocked);
+			add_exits(t, ret[i], ret[i] - 1, out, &n, max, &blocked,
+				  false);
 	}
 	if (why)
 		*why = blocked;
 	return n;
+}
+
+bool rec_in_loop_of(struct rtask *t, uint64_t rip, uint64_t rsp, uint64_t exit)
+{
+	struct loop_exit ex[LOOPEXIT_MAX];
+	uint64_t ret[MAX_CALLERS];
+	int blocked = 0, n = 0, nret;
+
+	add_exits(t, rip, rip, ex, &n, LOOPEXIT_MAX, &blocked, true);
+	nret = rec_return_addresses(t, rsp, NULL, 0, ret, MAX_CALLERS);
+	for (int i = 0; i < nret; i++) {
+		blocked = 0;
+		add_exits(t, ret[i], ret[i] - 1, ex, &n, LOOPEXIT_MAX, &blocked,
+			  true);
+	}
+	for (int i = 0; i < n; i++)
+		if (ex[i].addr == exit)
+			return true;
+	return false;
 }

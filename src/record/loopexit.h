@@ -19,6 +19,7 @@
 #ifndef MRR_RECORD_LOOPEXIT_H
 #define MRR_RECORD_LOOPEXIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,12 +44,13 @@ struct loop_exit {
  * base), innermost first, at most max: conditional branches from the
  * instruction at addr up to the function's end (a ret) whose target is at
  * or before enclose, and that end by themselves (above). A loop that ends
- * by itself through a branch out of the middle of its body gives no exit
- * but does not stop the search. Sets *blocked (above) when the search
- * stopped early. Returns how many. */
+ * only through a branch out of the middle of its body stops the search
+ * as one that may not end does. Sets *blocked (above) when the search
+ * stopped early. With any, the exit of every conditional jump back around
+ * enclose is given, and no loop stops the search. Returns how many. */
 int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 		  uint64_t enclose, struct loop_exit *out, int max,
-		  int *blocked);
+		  int *blocked, bool any);
 
 /* The exits of the loops around a task stopped at rip (its stack at rsp):
  * in rip's function, then around the calls of the return addresses on the
@@ -57,5 +59,10 @@ int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
  * many. */
 int rec_loop_exits(struct rtask *t, uint64_t rip, uint64_t rsp,
 		   struct loop_exit *out, int max, int *why);
+
+/* Whether a task stopped at rip (its stack at rsp) runs inside the loop
+ * whose exit is exit (in its body, or in a function called from there),
+ * whether or not the loops in between end by themselves. */
+bool rec_in_loop_of(struct rtask *t, uint64_t rip, uint64_t rsp, uint64_t exit);
 
 #endif

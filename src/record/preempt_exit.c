@@ -51,16 +51,8 @@ void pre_exit_leave(struct rec_preempt *p)
 bool pre_exit_inside(struct rtask *t, const struct rec_preempt *p,
 		     const struct user_regs_struct *regs)
 {
-	struct loop_exit ex[LOOPEXIT_MAX];
-	int n;
-
-	if (p->exit_idx < 0)
-		return false;
-	n = rec_loop_exits(t, regs->rip, regs->rsp, ex, LOOPEXIT_MAX, NULL);
-	for (int i = 0; i < n; i++)
-		if (ex[i].addr == p->anchor[p->exit_idx])
-			return true;
-	return false;
+	return p->exit_idx >= 0 &&
+	       rec_in_loop_of(t, regs->rip, regs->rsp, p->anchor[p->exit_idx]);
 }
 
 /* The first exit around regs that may serve: not hot, a possible anchor. */
@@ -121,9 +113,11 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 	}
 	if (!pick_exit(t, p, regs, &ex, &why)) {
 		/* No exit: the hot anchors keep counting (slow, but each
-		 * point stays found at replay by its count). But one where
-		 * the code cannot be followed (a jump through a PLT entry)
-		 * goes: another point in the loop may show its exits. */
+		 * point stays found at replay by its count) when a loop
+		 * around them may not end. But one where the code cannot be
+		 * followed (a jump through a PLT entry) or where no loop was
+		 * found (a small function called from a large loop) goes:
+		 * another point in the loop may show its exits. */
 		mrr_debug("pid %d: hot anchors at rip 0x%llx, no loop exit "
 			  "(%s)",
 			  t->t.tid, (unsigned long long)regs->rip,
@@ -131,11 +125,11 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 			  : why == LOOPEXIT_UNKNOWN ? "code not followed"
 						    : "none found");
 		for (int i = p->nanchors - 1; i >= 0; i--) {
-			if (!hot[i] || why != LOOPEXIT_UNKNOWN ||
+			if (!hot[i] || why == LOOPEXIT_LOOP ||
 			    p->anchor[i] != regs->rip)
 				continue;
-			mrr_debug("pid %d: hot anchor 0x%llx in code that "
-				  "cannot be followed",
+			mrr_debug("pid %d: hot anchor 0x%llx goes (no loop "
+				  "around it found)",
 				  t->t.tid, (unsigned long long)p->anchor[i]);
 			mark_hot(p, p->anchor[i]);
 			pre_remove_anchor(p, i);
