@@ -11,8 +11,13 @@
 # runs, so that before and after meet the same load. Not a test: the
 # numbers depend on the machine and its load. Builds nothing.
 #
+# Workloads: bench_mprotect_loop, bench_tkill_loop (LTP signal06's two
+# loops) and bench_threads_bufcalls (two threads of buffered calls: what the
+# scheduler's switches between threads that never stop cost).
+#
 # Environment: RUNS (default 3), MPROTECTS (rounds of 2 calls, 50000),
-# TKILLS (20000), LTP (an LTP checkout: adds signal06 when it is built).
+# TKILLS (20000), BUFCALLS (calls a thread, 1000000), LTP (an LTP checkout:
+# adds signal06 when it is built).
 
 set -eu
 export LC_ALL=C
@@ -28,7 +33,7 @@ if [ -n "$other" ]; then
 	modes="native old new old-n new-n"
 fi
 for f in "$build/bin/mrr" "$build/bench/bench_mprotect_loop" \
-	"$build/bench/bench_tkill_loop"; do
+	"$build/bench/bench_tkill_loop" "$build/bench/bench_threads_bufcalls"; do
 	if [ ! -x "$f" ]; then
 		echo "tracedcalls.sh: $f is missing; build first" >&2
 		exit 1
@@ -40,7 +45,8 @@ trap 'rm -rf "$tmp"' EXIT
 declare -A cmd
 cmd[mprotect]="$build/bench/bench_mprotect_loop ${MPROTECTS:-50000}"
 cmd[tkill]="$build/bench/bench_tkill_loop ${TKILLS:-20000}"
-works="mprotect tkill"
+cmd[bufthreads]="$build/bench/bench_threads_bufcalls ${BUFCALLS:-1000000}"
+works="mprotect tkill bufthreads"
 s6=${LTP:+$LTP/testcases/kernel/syscalls/signal/signal06}
 if [ -n "$s6" ] && [ -x "$s6" ]; then
 	cmd[signal06]=$s6

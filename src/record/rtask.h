@@ -41,10 +41,11 @@ struct rgroup {
 	/* spin probes of the runner (spin.h): the next one not before
 	 * probe_at_ms; probe_wait_ms grows while the runner does not spin */
 	uint64_t probe_at_ms, probe_wait_ms;
-	/* the runner, in user code without a stop for YIELD_MS while others
+	/* the runner, in user code without a stop for a while as others
 	 * wait, was asked to trace its next buffered call and gives up the
-	 * slot at that call (threads.c) */
+	 * slot at that call (threads.c); when */
 	bool yield_asked;
+	uint64_t yield_asked_ms;
 };
 
 struct rtask {
@@ -60,6 +61,8 @@ struct rtask {
 	/* parked at a preemption point just recorded (spin.h), in mrr's own
 	 * stop: it goes on with PTRACE_CONT when it gets the slot back */
 	bool preempted;
+	/* its stops since it last took its group's slot (threads.c) */
+	unsigned slice_stops;
 	pid_t parent;  /* recorded parent tid (0 for the first) */
 	bool started;  /* has exec'd under mrr: events are recorded */
 	bool held;     /* new child waiting for its parent's fork event */

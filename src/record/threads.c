@@ -52,9 +52,14 @@
 #define SPIN_CHECK_MS	  5
 #define PROBE_WAIT_MIN_MS 10
 #define PROBE_WAIT_MAX_MS 1000
-/* A runner in user code without a stop for this long while others wait
- * gives up the slot at its next buffered call. */
-#define YIELD_MS 1
+/* A runner in user code without a stop while others wait gives up the
+ * slot at its next buffered call after YIELD_SLOW_MS when the task that
+ * waits longest made SLOW_STOPS stops or more in its own last slice (it
+ * goes at ptrace speed, the runner at native speed: LTP signal06), else
+ * after TIMESLICE_MS (two threads of buffered calls switch as seldom as
+ * threads of traced calls). */
+#define YIELD_SLOW_MS 1
+#define SLOW_STOPS    16
 /* The scheduler's timer period while a task waits for a slot. */
 #define TICK_MS 1
 /* Seconds a runner may compute without a stop while another waits. */
@@ -145,6 +150,7 @@ static void new_runner(struct rgroup *g, struct rtask *p)
 		g->probe_at_ms = 0;
 		g->probe_wait_ms = 0;
 		g->yield_asked = false;
+		p->slice_stops = 0;
 	}
 	g->runner = p;
 	g->last_stop_ms = now;
@@ -348,6 +354,7 @@ void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 	asked = g->runner == t && g->yield_asked;
 	g->yield_asked = false; /* its first stop since the ask, if any */
 	new_runner(g, t);
+	t->slice_stops++;
 	if (timeslice_at_entry(rec, t, status, asked))
 		return;
 	rec_dispatch_stop(rec, t, status);
@@ -528,8 +535,11 @@ void rec_sched_check(struct recorder *rec)
 		 * buffered call is traced (abi.h, trace_next), and it lets
 		 * another task run there (timeslice_at_entry). The replay finds
 		 * no record for that call either, so it is traced there too. */
+		p = next_parked(rec, g);
 		if (!t->in_syscall && t->sbuf_addr && !g->yield_asked &&
-		    now - g->last_stop_ms >= YIELD_MS) {
+		    now - g->last_stop_ms >= (p && p->slice_stops >= SLOW_STOPS
+						      ? YIELD_SLOW_MS
+						      : TIMESLICE_MS)) {
 			rec_sbuf_trace_next(t);
 			g->yield_asked = true;
 		}
