@@ -114,17 +114,17 @@ void mrr_trace_cancel(void)
 
 /* Feeds len zero bytes (a hole) to st without reading them; a copy gets
  * the same hole by seeking past it. */
-static int hash_hole(int copy_fd, struct trace_xxh64_state *st,
-		     const uint8_t *zeros, size_t zlen, uint64_t len)
+static int hash_hole(int copy_fd, struct trace_xxh64_state *st, uint64_t len)
 {
-	uint64_t done = 0;
+	/* a cancellation check every 64 MiB */
+	uint64_t done = 0, step = 64ull << 20;
 
 	while (done < len) {
-		size_t n = len - done < zlen ? (size_t)(len - done) : zlen;
+		uint64_t n = len - done < step ? len - done : step;
 
 		if (trace_cancelled)
 			return -ECANCELED;
-		trace_xxh64_update(st, zeros, n);
+		trace_xxh64_update_zeros(st, n);
 		done += n;
 	}
 	if (copy_fd >= 0 && lseek(copy_fd, (off_t)len, SEEK_CUR) < 0)
@@ -136,12 +136,12 @@ int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 		    uint64_t *size)
 {
 	size_t cap = 1 << 20;
-	uint8_t *buf = malloc(cap), *zeros = calloc(1, cap);
+	uint8_t *buf = malloc(cap);
 	uint64_t off = 0, data_end = 0;
 	bool holes = true; /* SEEK_DATA works on this file */
 	int ret = 0;
 
-	if (!buf || !zeros) {
+	if (!buf) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -167,8 +167,7 @@ int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 				    (uint64_t)sb.st_size <= off)
 					break;
 				d = sb.st_size;
-				ret = hash_hole(copy_fd, st, zeros, cap,
-						(uint64_t)d - off);
+				ret = hash_hole(copy_fd, st, (uint64_t)d - off);
 				if (ret)
 					break;
 				off = (uint64_t)d;
@@ -178,8 +177,7 @@ int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 			if (d < 0 || h < 0) {
 				holes = false; /* not supported: read it all */
 			} else {
-				ret = hash_hole(copy_fd, st, zeros, cap,
-						(uint64_t)d - off);
+				ret = hash_hole(copy_fd, st, (uint64_t)d - off);
 				if (ret)
 					break;
 				off = (uint64_t)d;
@@ -210,7 +208,6 @@ int trace_hash_file(int fd, int copy_fd, struct trace_xxh64_state *st,
 		ret = -errno;
 	*size = off;
 out_free:
-	free(zeros);
 	free(buf);
 	return ret;
 }

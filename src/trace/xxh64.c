@@ -162,6 +162,41 @@ void trace_xxh64_update(struct trace_xxh64_state *st, const void *data,
 	st->buffered = len - done;
 }
 
+void trace_xxh64_update_zeros(struct trace_xxh64_state *st, uint64_t len)
+{
+	static const uint8_t zero[32];
+	uint64_t a, b, c, d, n;
+
+	if (st->buffered) {
+		size_t take = 32 - st->buffered;
+
+		if (take > len)
+			take = (size_t)len;
+		trace_xxh64_update(st, zero, take);
+		len -= take;
+		if (st->buffered)
+			return;
+	}
+	/* a round of a zero lane is rotl(acc, 31) * P1: no input to load,
+	 * four independent chains */
+	a = st->v[0];
+	b = st->v[1];
+	c = st->v[2];
+	d = st->v[3];
+	for (n = len / 32; n; n--) {
+		a = rotl64(a, 31) * P1;
+		b = rotl64(b, 31) * P1;
+		c = rotl64(c, 31) * P1;
+		d = rotl64(d, 31) * P1;
+	}
+	st->v[0] = a;
+	st->v[1] = b;
+	st->v[2] = c;
+	st->v[3] = d;
+	st->total += len / 32 * 32;
+	trace_xxh64_update(st, zero, (size_t)(len % 32));
+}
+
 uint64_t trace_xxh64_digest(const struct trace_xxh64_state *st)
 {
 	uint64_t acc;

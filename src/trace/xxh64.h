@@ -28,6 +28,9 @@ struct trace_xxh64_state {
 void trace_xxh64_init(struct trace_xxh64_state *st, uint64_t seed);
 void trace_xxh64_update(struct trace_xxh64_state *st, const void *data,
 			size_t len);
+/* The same as trace_xxh64_update with len zero bytes, without reading
+ * any (a hole of a sparse file): about three times faster. */
+void trace_xxh64_update_zeros(struct trace_xxh64_state *st, uint64_t len);
 uint64_t trace_xxh64_digest(const struct trace_xxh64_state *st);
 
 #ifdef __cplusplus
