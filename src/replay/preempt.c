@@ -62,9 +62,12 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 		     siginfo_t *si)
 {
 	for (;;) {
-		if (ptask_resume(rp, t, PTRACE_CONT) < 0)
+		if (t->held) { /* the stop settle() waited for */
+			t->held = false;
+			*status = t->held_status;
+		} else if (ptask_resume(rp, t, PTRACE_CONT) < 0) {
 			return -1;
-		if (tracee_wait(&t->t, status) < 0) {
+		} else if (tracee_wait(&t->t, status) < 0) {
 			diverge(rp, t, "the task vanished");
 			return -1;
 		}
@@ -94,6 +97,35 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 			continue; /* stray: swallowed */
 		return 0;
 	}
+}
+
+/* A task the replay resumed without waiting for it (a fork's parent goes
+ * on to its call's exit stop while the events after the fork are read) may
+ * still run: its debug registers can be written only in a ptrace-stop, and
+ * a breakpoint set too early failed with ESRCH (stress-ng futex, whose
+ * fork copies a large address space, 1 replay in 6). Waits for that stop:
+ * the fork's exit gets its result and the task stays there; any other stop
+ * is held for next_stop. Returns 0, or -1 after reporting. */
+static int settle(struct replayer *rp, struct ptask *t)
+{
+	int status;
+
+	if (t->stopped || t->held)
+		return 0;
+	if (tracee_wait(&t->t, &status) < 0) {
+		diverge(rp, t, "the task vanished");
+		return -1;
+	}
+	if (WIFSTOPPED(status))
+		t->stopped = true;
+	if (t->pending_exit && WIFSTOPPED(status) &&
+	    WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+		ptask_finish_pending_exit(rp, t);
+		return 0;
+	}
+	t->held = true;
+	t->held_status = status;
+	return 0;
 }
 
 /* The note a search's report ends with when near executions of the
@@ -232,6 +264,8 @@ static int search(struct replayer *rp, struct ptask *t,
 	    regs.rip == ev->ip && matches(t, x, ev, &regs, why, sizeof(why)) &&
 	    deep_matches(t, ev, &regs, why, sizeof(why)))
 		return 0;
+	if (settle(rp, t) < 0)
+		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
 	if (err) {
