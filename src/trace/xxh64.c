@@ -141,6 +141,8 @@ void trace_xxh64_update(struct trace_xxh64_state *st, const void *data,
 {
 	const uint8_t *p = data;
 
+	if (len == 0) /* data may be NULL then (an empty buffer) */
+		return;
 	st->total += len;
 	if (st->buffered) {
 		size_t take = 32 - st->buffered;
