@@ -44,18 +44,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$mrr" ] && [ $# -ge 1 ] || usage
 
-if [ $inner = 0 ]; then
-	[ "$(id -u)" = 0 ] || skip "mounting a small tmpfs needs root"
-	command -v unshare >/dev/null || skip "unshare is not installed"
-	unshare -m true 2>/dev/null || skip "unshare -m is not permitted here"
-	exec unshare -m --propagation private bash "$0" --inner \
-		"${orig_args[@]}"
-fi
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-diskfull.XXXXXX") || exit 1
-mkdir "$T/small"
-mount -t tmpfs -o size="$size" mrr-diskfull "$T/small" ||
-	die "cannot mount a $size tmpfs on $T/small"
+small_tmpfs $inner mrr-diskfull "$size" "${orig_args[@]}"
 tr=$T/small/trace
 ulimit -c 0
 what="recording $(basename "$1") onto a $size tmpfs"

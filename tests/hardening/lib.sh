@@ -32,6 +32,27 @@ skip() {
 	exit 77
 }
 
+# small_tmpfs INNER NAME SIZE SCRIPT_ARGS...: for scripts that record onto
+# a small file system. Unless INNER is 1, runs the script again (with
+# --inner first, then SCRIPT_ARGS) in a private mount namespace, or skips
+# (77) without root or unshare. Inside it, makes $T and mounts a tmpfs of
+# SIZE, called NAME, on $T/small.
+small_tmpfs() {
+	local inner=$1 name=$2 size=$3
+	shift 3
+	if [ "$inner" != 1 ]; then
+		[ "$(id -u)" = 0 ] || skip "mounting a small tmpfs needs root"
+		command -v unshare >/dev/null || skip "unshare is not installed"
+		unshare -m true 2>/dev/null ||
+			skip "unshare -m is not permitted here"
+		exec unshare -m --propagation private bash "$0" --inner "$@"
+	fi
+	T=$(mktemp -d "${TMPDIR:-/tmp}/$name.XXXXXX") || exit 1
+	mkdir "$T/small"
+	mount -t tmpfs -o size="$size" "$name" "$T/small" ||
+		die "cannot mount a $size tmpfs on $T/small"
+}
+
 # show NAME: the last lines of $T/NAME.err, indented.
 show() {
 	[ -s "$T/$1.err" ] && sed -n '1,15s/^/    /p' "$T/$1.err"

@@ -11,35 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static uint32_t *find_buffer(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/maps", "r");
-	uint32_t *found = NULL;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, a;
-		char perms[8];
-		int name = 0;
-
-		/* anonymous read-write mappings; the kernel may have merged
-		 * the buffer with its neighbours, so look at every page */
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end,
-			   perms, &name) < 3 ||
-		    strncmp(perms, "rw", 2) ||
-		    (name && line[name] && line[name] != '\n'))
-			continue;
-		for (a = start; a < end && !found; a += 4096)
-			if (((uint32_t *)a)[0] == 0x4642524du && /* "MRBF" */
-			    ((uint32_t *)a)[1] >= 1)
-				found = (uint32_t *)a;
-		if (found)
-			break;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
+#include "find_sbuf.h"
 
 int main(void)
 {

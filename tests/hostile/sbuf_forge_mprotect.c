@@ -12,40 +12,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "find_sbuf.h"
+
 struct rec { /* struct mrr_syscallbuf_rec */
 	uint32_t size, nr;
 	int64_t result;
 	uint64_t args[3];
 	uint32_t data_len, pad;
 };
-
-static uint32_t *find_buffer(void)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/maps", "r");
-	uint32_t *found = NULL;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		unsigned long start, end, a;
-		char perms[8];
-		int name = 0;
-
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end,
-			   perms, &name) < 3 ||
-		    strncmp(perms, "rw", 2) ||
-		    (name && line[name] && line[name] != '\n'))
-			continue;
-		for (a = start; a < end && !found; a += 4096)
-			if (((uint32_t *)a)[0] == 0x4642524du && /* "MRBF" */
-			    ((uint32_t *)a)[1] >= 1)
-				found = (uint32_t *)a;
-		if (found)
-			break;
-	}
-	if (f)
-		fclose(f);
-	return found;
-}
 
 int main(void)
 {
