@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/seccomp_filter.h"
+#include "replay/clone_args.h"
 #include "replay/checkpoint_files.h"
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
@@ -786,6 +787,7 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	const struct mrr_event *ev = &rp->ev;
 	uint64_t flags = 0, ctid = 0;
 	unsigned long msg = 0;
+	struct clone_args_saved saved = {0};
 	struct ptask *child;
 	int status, event;
 	bool untraced;
@@ -803,6 +805,11 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 		if (tracee_read_all(&t->t, ev->args[0], ca, sizeof(ca)) == 0) {
 			flags = ca[0];
 			ctid = ca[2];
+		}
+		if (clone_args_strip(&t->t, ev->args[0], ev->args[1], &saved) <
+		    0) {
+			diverge(rp, t, "cannot adjust clone3's arguments");
+			return;
 		}
 	}
 	/* as at record (core/clone_untraced.h) */
@@ -828,6 +835,10 @@ static void replay_fork(struct replayer *rp, struct ptask *t,
 	if (untraced &&
 	    mrr_clone_restore_untraced(&t->t, ev->nr, ev->args[0]) < 0) {
 		diverge(rp, t, "cannot put CLONE_UNTRACED back");
+		return;
+	}
+	if (clone_args_restore(&t->t, &saved) < 0) {
+		diverge(rp, t, "cannot put clone3's arguments back");
 		return;
 	}
 	ptrace(PTRACE_GETEVENTMSG, t->t.tid, 0, &msg);
