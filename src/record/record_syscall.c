@@ -10,6 +10,7 @@
 #include "record/backtrace.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
+#include "record/vptrace.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
 
@@ -233,7 +234,8 @@ void rec_skip_syscall(struct recorder *rec, struct rtask *t, int64_t result,
 		      struct capture *c)
 {
 	rec_skip_event(rec, t, result, c);
-	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	if (!rec_vptrace_exit(rec, t, true))
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 }
 
 /* Size of the mapping that starts at addr, or 0. */
@@ -318,6 +320,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	t->nr = (long)t->entry_regs.orig_rax;
 	for (i = 0; i < 6; i++)
 		t->args[i] = regs_arg(&t->entry_regs, i);
+	if (t->vp && rec_vptrace_entry(rec, t))
+		return; /* held at a syscall-entry stop for its tracer */
 	if (rec_output_wait(rec, t))
 		return;
 	t->have_exit_regs = false;
@@ -414,26 +418,15 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		skip_syscall(rec, t, -ENOSYS);
 		return;
 	case SYS_ptrace:
-		/* A process has one tracer, and mrr is it: a program that
-		 * would trace or be traced cannot run as it does natively. */
-		if (t->args[0] == PTRACE_TRACEME ||
-		    t->args[0] == PTRACE_ATTACH || t->args[0] == PTRACE_SEIZE) {
-			rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-				 "pid %d called ptrace(%s) at event %llu; mrr "
-				 "cannot record a program that traces "
-				 "processes itself (strace, gdb), because mrr "
-				 "is already the tracer of every recorded "
-				 "process",
-				 t->t.tid,
-				 t->args[0] == PTRACE_TRACEME ? "PTRACE_TRACEME"
-				 : t->args[0] == PTRACE_ATTACH ? "PTRACE_ATTACH"
-							       : "PTRACE_SEIZE",
-				 (unsigned long long)ev_count(rec));
-			return;
-		}
-		/* it traces nothing, so every other request finds no tracee */
-		skip_syscall(rec, t, -ESRCH);
+		/* A process has one tracer, and mrr is it: the program's own
+		 * tracing is emulated (vptrace.h). */
+		rec_vptrace_call(rec, t);
 		return;
+	case SYS_wait4:
+	case SYS_waitid:
+		if (rec_vptrace_wait_entry(rec, t))
+			return;
+		break;
 	case SYS_clone:
 	case SYS_clone3:
 		t->untraced_cleared =

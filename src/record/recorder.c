@@ -16,6 +16,7 @@
 #include "record/point_digest.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
+#include "record/vptrace.h"
 #include "record/vdso.h"
 #include "record/signals.h"
 #include "syscallbuf/abi.h"
@@ -172,6 +173,7 @@ static void remove_task(struct recorder *rec, struct rtask *t)
 
 	release_vfork_parent(rec, t);
 	output_done(rec, t);
+	rec_vptrace_gone(rec, t, t->exit_status);
 
 	for (pp = &rec->tasks; *pp; pp = &(*pp)->next)
 		if (*pp == t) {
@@ -448,6 +450,7 @@ static void record_exit(struct recorder *rec, struct rtask *t, int status)
 		    x->nr == SYS_exit_group)
 			write_exit(rec, x, (int)((x->args[0] & 0xff) << 8));
 	write_exit(rec, t, status);
+	t->exit_status = status;
 	if (t->t.tid == rec->first_pid) {
 		rec->first_status = status;
 		rec->first_exited = true;
@@ -517,6 +520,8 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	child = find_task(rec, cpid);
 	if (!child)
 		child = add_task(rec, cpid);
+	if (rec_vptrace_fork(rec, parent))
+		return;
 	child->parent = parent->t.tid;
 	child->started = parent->started;
 	child->sbuf_addr = parent->sbuf_addr;
@@ -534,6 +539,20 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 		resume(rec, child, PTRACE_CONT, 0);
 	}
 	resume(rec, parent, PTRACE_SYSCALL, 0);
+}
+
+void rec_exit_tail(struct recorder *rec, struct rtask *t)
+{
+	if (t->deferred) {
+		/* Deliver the held-back signal right here, where the replay
+		 * can do the same. */
+		t->deferred = false;
+		t->injecting = true;
+		t->injecting_info = t->deferred_info;
+		resume(rec, t, PTRACE_CONT, t->deferred_info.si_signo);
+		return;
+	}
+	resume(rec, t, PTRACE_CONT, 0);
 }
 
 void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
@@ -561,7 +580,8 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 			t->after_exec = false;
 			t->in_syscall = false;
 			record_exec(rec, t);
-			resume(rec, t, PTRACE_CONT, 0);
+			if (!rec_vptrace_exec(rec, t))
+				resume(rec, t, PTRACE_CONT, 0);
 			return;
 		}
 		if (!t->in_syscall) { /* a syscall-entry stop: not expected */
@@ -592,23 +612,19 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 		if (t->fork_written) {
 			t->fork_written = false;
 			t->have_exit_regs = false;
-			resume(rec, t, PTRACE_CONT, 0);
+			if (!rec_vptrace_exit(rec, t, true))
+				resume(rec, t, PTRACE_CONT, 0);
 			return;
 		}
+		if (rec_vptrace_wait_exit(rec, t))
+			return; /* it waits for a virtual tracee */
 		rec_syscall_exit(rec, t);
 		if (t->nr == SYS_execve || t->nr == SYS_execveat)
 			write_deferred_exits(rec, t->tgid); /* it failed */
 		output_done(rec, t);
-		if (t->deferred) {
-			/* Deliver the held-back signal right here, where the
-			 * replay can do the same. */
-			t->deferred = false;
-			t->injecting = true;
-			t->injecting_info = t->deferred_info;
-			resume(rec, t, PTRACE_CONT, t->deferred_info.si_signo);
-			return;
-		}
-		resume(rec, t, PTRACE_CONT, 0);
+		if (rec_vptrace_exit(rec, t, false))
+			return; /* held for its tracer */
+		rec_exit_tail(rec, t);
 		return;
 	}
 	switch (event) {

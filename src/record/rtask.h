@@ -15,6 +15,8 @@ struct mrr_pagemap;
 struct tsc_site;
 struct mrr_page_snapshot;
 struct rec_preempt;
+struct rec_vptrace;
+struct rec_vwait;
 
 /* Memory captured for one event. */
 struct capture {
@@ -159,6 +161,11 @@ struct rtask {
 	 * /proc files as an unprivileged user. */
 	uint8_t dumpable;
 	struct rec_preempt *pre; /* preempt.c's state, or NULL */
+	/* ptrace emulated for the program (vptrace.h): its virtual tracer's
+	 * hold on it, and its own side as a tracer; NULL when none */
+	struct rec_vptrace *vp;
+	struct rec_vwait *vw;
+	int exit_status; /* its wait status, once it ended */
 };
 
 struct recorder {
@@ -202,6 +209,9 @@ struct recorder {
 /* recorder.c: handles one ptrace stop of t (which holds its group's slot)
  * and resumes t, or leaves it held. */
 void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status);
+/* recorder.c: resumes t from a syscall's exit stop once its event is
+ * written (delivering a signal mrr held back for this point). */
+void rec_exit_tail(struct recorder *rec, struct rtask *t);
 /* recorder.c: handles a wait status of t that the caller took from
  * waitpid itself (an exit, or a stop through rec_sched_stop). */
 void rec_handle_wait(struct recorder *rec, struct rtask *t, int status);

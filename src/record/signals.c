@@ -14,6 +14,7 @@
 #include "core/tsc_patch.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
+#include "record/vptrace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -289,7 +290,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 {
 	struct user_regs_struct regs;
 	siginfo_t si;
-	bool at_exit, pending = true;
+	bool at_exit;
 	enum tsc_outcome tsc;
 
 	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
@@ -314,7 +315,7 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	/* A signal with a handler, in user code, while an anchor ran: held
 	 * for the anchor's next execution, before the flush (no flush may
 	 * come before the task moves again at replay) */
-	if (!at_exit && !is_sync(&si) && !t->deferred &&
+	if (!at_exit && !is_sync(&si) && !t->deferred && !t->vp &&
 	    !(t->injecting && sig == t->injecting_info.si_signo) &&
 	    disposition(t->t.tid, sig) == DISP_CAUGHT &&
 	    rec_preempt_hold(rec, t, &si, &regs))
@@ -333,6 +334,19 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		t->injecting = false;
 		ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &si);
 	}
+	if (t->vp && rec_vptrace_signal(rec, t, &si, &regs, at_exit))
+		return; /* its tracer sees it first */
+	rec_signal_deliver(rec, t, sig, &si, &regs, at_exit);
+}
+
+void rec_signal_deliver(struct recorder *rec, struct rtask *t, int sig,
+			const siginfo_t *sip,
+			const struct user_regs_struct *regsp, bool at_exit)
+{
+	struct user_regs_struct regs = *regsp;
+	siginfo_t si = *sip;
+	bool pending = true;
+
 	/* a dispatched call's SIGSYS does not come back by itself at
 	 * replay: it is delivered at the call's exit (sud.c) */
 	if (is_sync(&si) && !rec_sud_signal(&si)) {
@@ -426,8 +440,8 @@ bool rec_self_signal(struct rtask *t)
 	else
 		return false;
 	if (sig < 1 || sig > 64 || sig == SIGKILL || sig == SIGSTOP ||
-	    t->deferred || t->injecting || t->nqueued > 0 || t->has_held_stop ||
-	    t->exiting)
+	    rec_vptrace_wants_exit(t) || t->deferred || t->injecting ||
+	    t->nqueued > 0 || t->has_held_stop || t->exiting)
 		return false;
 	if (ptrace(PTRACE_GETSIGMASK, t->t.tid, sizeof(blocked), &blocked) < 0)
 		return false;

@@ -14,6 +14,13 @@ struct rtask;
 /* Handles a signal-delivery-stop of sig for t and resumes t. */
 void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig);
 
+/* The rest of rec_signal_stop, once a virtual tracer (vptrace.h) let sig
+ * (with siginfo si, maybe changed by it) go to t, stopped at regs:
+ * records and delivers it as mrr does for any signal, and resumes t. */
+void rec_signal_deliver(struct recorder *rec, struct rtask *t, int sig,
+			const siginfo_t *si,
+			const struct user_regs_struct *regs, bool at_exit);
+
 /* Writes an MRR_EV_SIGNAL event for si (how: enum mrr_signal_how) with t
  * at regs. */
 void rec_write_signal(struct recorder *rec, struct rtask *t,

@@ -14,6 +14,7 @@
 #include "replay/checkpoint_files.h"
 #include "replay/cleanup.h"
 #include "replay/ptask.h"
+#include "replay/vptrace.h"
 #include "replay/session.h"
 #include "syscalls/table.h"
 #include "syscallbuf/abi.h"
@@ -1204,6 +1205,8 @@ static void run_syscall(struct replayer *rp, struct ptask *t,
 	      ev->args[1] == 1 /* SECCOMP_MODE_STRICT */)))
 		t->strict = true;
 	if (ev->flags & MRR_EVF_SKIPPED) {
+		if (ev->nr == SYS_ptrace && replay_vptrace(rp, t) < 0)
+			return;
 		emulate(rp, t, &regs);
 		return;
 	}
