@@ -245,8 +245,7 @@ static void hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 		v->si.si_pid = t->tgid;
 		v->si.si_uid = getuid();
 	}
-	if (t->grp && t->grp->nmembers > 1)
-		rec_sched_release(rec, t, "is stopped by its tracer");
+	rec_sched_release(rec, t, "is stopped by its tracer");
 	mrr_debug("vptrace: pid %d stops for pid %d, status 0x%x", t->t.tid,
 		  v->tracer, status);
 	wake_waiters(rec);
@@ -848,6 +847,23 @@ bool rec_vptrace_wait_entry(struct recorder *rec, struct rtask *t)
 	return false;
 }
 
+/* Whether t's wait (at its entry or exit) has a status to report. */
+static bool reportable(struct recorder *rec, struct rtask *t)
+{
+	struct rtask *x;
+	int i;
+
+	for (x = rec->tasks; x; x = x->next)
+		if (traced_by(x, t) && !x->exit_written && x->vp->held &&
+		    !x->vp->reported &&
+		    wait_matches(t, x->t.tid, getpgid(x->t.tid)))
+			return true;
+	for (i = 0; t->vw && i < t->vw->nexits; i++)
+		if (wait_matches(t, t->vw->exits[i].tid, t->vw->exits[i].pgid))
+			return true;
+	return false;
+}
+
 bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t)
 {
 	struct rec_vwait *w = t->vw;
@@ -912,9 +928,13 @@ again:
 	r.rax = r.orig_rax;
 	if (tracee_set_regs(&t->t, &r) < 0)
 		return false;
+	if (reportable(rec, t)) {
+		/* a tracee stopped while the call ran: at once, again */
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return true;
+	}
 	w->blocked = true;
-	if (t->grp && t->grp->nmembers > 1)
-		rec_sched_release(rec, t, "waits for its tracee");
+	rec_sched_release(rec, t, "waits for its tracee");
 	return true;
 }
 
