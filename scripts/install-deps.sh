@@ -4,7 +4,7 @@
 set -e
 pkgs="build-essential cmake pkg-config libcapstone-dev libunwind-dev libzstd-dev \
 libgtest-dev clang clang-format linux-libc-dev sqlite3 python3 util-linux file \
-coreutils openssl zstd xz-utils golang-go nodejs gdb stress-ng"
+coreutils openssl zstd xz-utils golang-go nodejs gdb stress-ng strace"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

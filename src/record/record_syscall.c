@@ -443,7 +443,8 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	case SYS_exit:
 	case SYS_exit_group:
 		t->exiting = true;
-		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		if (!rec_vptrace_exit_event(rec, t))
+			ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	case SYS_madvise:
 		rec_madvise_entry(rec, t);

@@ -30,7 +30,8 @@
 #define VP_GET_SYSCALL_INFO 0x420e
 #define VP_O_SUPPORTED                                                         \
 	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |     \
-	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_EXITKILL)
+	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |      \
+	 PTRACE_O_EXITKILL)
 #define VP_O_FORKS                                                             \
 	(PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE)
 
@@ -171,6 +172,21 @@ static void refuse(struct recorder *rec, struct rtask *t, const char *what)
 		 "recording stops here",
 		 t->t.tid, req_name((long)t->args[0]),
 		 (unsigned long long)ev_count(rec), what);
+}
+
+static void refuse_options(struct recorder *rec, struct rtask *t, uint64_t opts)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what),
+		 "its options 0x%llx ask for stops mrr does not emulate "
+		 "(%s)",
+		 (unsigned long long)opts,
+		 (opts & PTRACE_O_TRACEEXIT)	    ? "PTRACE_O_TRACEEXIT"
+		 : (opts & PTRACE_O_TRACEVFORKDONE) ? "PTRACE_O_TRACEVFORKDONE"
+		 : (opts & PTRACE_O_TRACESECCOMP)   ? "PTRACE_O_TRACESECCOMP"
+						    : "an unknown option");
+	refuse(rec, t, what);
 }
 
 static struct rtask *task_of(struct recorder *rec, pid_t tid)
@@ -481,10 +497,7 @@ static void request(struct recorder *rec, struct rtask *t, struct rtask *x)
 		break;
 	case PTRACE_SETOPTIONS:
 		if (a[3] & ~(uint64_t)VP_O_SUPPORTED) {
-			refuse(rec, t,
-			       "its options ask for stops mrr does not "
-			       "emulate (PTRACE_O_TRACEEXIT, "
-			       "PTRACE_O_TRACEVFORKDONE or a seccomp one)");
+			refuse_options(rec, t, t->args[3]);
 			return;
 		}
 		v->options = a[3];
@@ -638,10 +651,7 @@ static void start_tracing(struct recorder *rec, struct rtask *t)
 		}
 		if (req == PTRACE_SEIZE &&
 		    (t->args[3] & ~(uint64_t)VP_O_SUPPORTED)) {
-			refuse(rec, t,
-			       "its options ask for stops mrr does not "
-			       "emulate (PTRACE_O_TRACEEXIT, "
-			       "PTRACE_O_TRACEVFORKDONE or a seccomp one)");
+			refuse_options(rec, t, t->args[3]);
 			return;
 		}
 		if (req == PTRACE_SEIZE && t->args[2]) {
@@ -1052,6 +1062,19 @@ bool rec_vptrace_exec(struct recorder *rec, struct rtask *t)
 	v->si.si_code = SI_USER;
 	v->si.si_pid = t->tgid;
 	v->si.si_uid = getuid();
+	return true;
+}
+
+bool rec_vptrace_exit_event(struct recorder *rec, struct rtask *t)
+{
+	struct rec_vptrace *v = t->vp;
+
+	if (!v || !(v->options & PTRACE_O_TRACEEXIT))
+		return false;
+	v->entry_passed = false;
+	v->eventmsg = (t->args[0] & 0xff) << 8;
+	hold(rec, t, VP_EXIT_CONT,
+	     trap_status(SIGTRAP | (PTRACE_EVENT_EXIT << 8)), false);
 	return true;
 }
 

@@ -60,6 +60,9 @@ bool rec_vptrace_wants_exit(const struct rtask *t);
 /* After t's exec event: true when t is held at the exec's stop for its
  * tracer (PTRACE_EVENT_EXEC, or the SIGTRAP of a non-seized tracee). */
 bool rec_vptrace_exec(struct recorder *rec, struct rtask *t);
+/* At the entry of t's exit or exit_group: true when t is held at a
+ * PTRACE_EVENT_EXIT stop for its tracer. */
+bool rec_vptrace_exit_event(struct recorder *rec, struct rtask *t);
 /* At a fork event of t: true when the recording stopped (a traced task
  * whose tracer asked to trace its children). */
 bool rec_vptrace_fork(struct recorder *rec, struct rtask *t);

@@ -2,12 +2,14 @@
  * strace, gdb and sandboxes do. Its child asks to be traced
  * (PTRACE_TRACEME) and stops; the parent sees the stop, resumes it with
  * PTRACE_CONT and reaps it. With "attach" the parent instead attaches to a
- * running child with PTRACE_ATTACH.
+ * running child with PTRACE_ATTACH. With "pokeuser" the parent writes the
+ * stopped child's user area (PTRACE_POKEUSER), which mrr does not emulate.
  *
  * mrr is the tracer of every recorded process, and a process has one
- * tracer, so natively-working code like this cannot behave natively under
- * mrr: the recording must stop at once (exit 69) with one sentence, never
- * run on with different results or hang. */
+ * tracer: mrr emulates the program's tracing (src/record/vptrace.c), so
+ * the first two record and replay as they run natively; what it does not
+ * emulate must stop the recording at once (exit 69) with one sentence
+ * naming the request, never run on with different results or hang. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
 	int attach = argc > 1 && !strcmp(argv[1], "attach");
+	int pokeuser = argc > 1 && !strcmp(argv[1], "pokeuser");
 	int st;
 	pid_t pid;
 
@@ -51,6 +54,9 @@ int main(int argc, char **argv)
 		waitpid(pid, &st, 0);
 		printf("attached child killed\n");
 	} else {
+		/* the user area's rax (offset 80): the child does not use it */
+		if (pokeuser && ptrace(PTRACE_POKEUSER, pid, (void *)80, 0) < 0)
+			return fail("PTRACE_POKEUSER");
 		if (ptrace(PTRACE_CONT, pid, 0, 0) < 0)
 			return fail("PTRACE_CONT");
 		if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
