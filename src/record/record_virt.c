@@ -255,8 +255,11 @@ bool rec_virt_strict_kill(struct recorder *rec, struct rtask *t)
 	 * status of a SIGKILL. A thread with others becomes an exit(0) (its
 	 * status is seen by no one, unless it is the leader and the others
 	 * go by exit: README "Limits"); its exit event names the call, where
-	 * the replay makes the same exchange. A task alone gets SIGKILL, and
-	 * the replay ends it as one killed from outside. */
+	 * the replay makes the same exchange. A task alone gets SIGKILL; its
+	 * exit event names the call too, so that the replay runs it there
+	 * before it kills it: what it did since its last event (LTP seccomp01
+	 * counts its results in memory it shares with its parent) happens at
+	 * replay as well. */
 	for (x = rec->tasks; x; x = x->next)
 		if (x != t && x->tgid == t->tgid && !x->exiting)
 			break;
@@ -272,6 +275,7 @@ bool rec_virt_strict_kill(struct recorder *rec, struct rtask *t)
 	r.orig_rax = (uint64_t)-1;
 	if (tracee_set_regs(&t->t, &r) < 0)
 		return true; /* gone already */
+	t->strict_killed = true;
 	syscall(SYS_tgkill, t->t.tid, t->t.tid, SIGKILL);
 	return true;
 }

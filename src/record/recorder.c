@@ -389,7 +389,7 @@ static void write_exit(struct recorder *rec, struct rtask *t, int status)
 	ev.kind = MRR_EV_EXIT;
 	ev.tid = t->t.tid;
 	ev.result = status;
-	if (t->exiting) {
+	if (t->exiting || t->strict_killed) {
 		ev.ip = t->entry_regs.rip;
 		ev.nr = t->nr;
 		memcpy(ev.args, t->args, sizeof(ev.args));

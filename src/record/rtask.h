@@ -82,6 +82,9 @@ struct rtask {
 	bool exit_at_signal;
 	bool fork_written; /* this syscall's event was written at fork */
 	bool exiting;	   /* exit/exit_group entered */
+	/* killed by (emulated) seccomp strict mode at the entry of the call
+	 * in nr: its exit event names that call, where the replay kills it */
+	bool strict_killed;
 	bool exit_written; /* its MRR_EV_EXIT is in the trace */
 	/* killed by another thread's execve (the kernel ends the other
 	 * threads): its exit event waits for the exec event, which at replay

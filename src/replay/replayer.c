@@ -1113,6 +1113,63 @@ void replay_signal(struct replayer *rp, struct ptask *t)
 	t->resume_sig = sig;
 }
 
+/* Seccomp strict mode killed t, alone in its process, at the entry of the
+ * call its exit event names (record_virt.c): runs it there, with a stop at
+ * every syscall (the replay's filter lets some calls run without one), and
+ * kills it. Strict mode leaves it only read, write, exit and rt_sigreturn,
+ * each an event of its own, so the first call it makes is that one. Returns
+ * 0, or -1 after a divergence report. */
+static int replay_strict_kill(struct replayer *rp, struct ptask *t)
+{
+	const char *call = mrr_syscall_name(rp->ev.nr);
+	struct user_regs_struct regs;
+	const char *name;
+	int status;
+
+	if (!call)
+		call = "its last call";
+	for (;;) {
+		if (ptask_resume(rp, t, PTRACE_SYSCALL) < 0)
+			return -1;
+		if (tracee_wait(&t->t, &status) < 0) {
+			diverge(rp, t, "the task vanished");
+			return -1;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			t->held = true; /* replay_exit compares the status */
+			t->held_status = status;
+			return 0;
+		}
+		t->stopped = true;
+		if ((status >> 16) != PTRACE_EVENT_SECCOMP &&
+		    !is_syscall_stop(status)) {
+			/* a signal that natively would have ended it or
+			 * run a handler, which in strict mode can make no
+			 * call but the allowed ones: not the recorded way */
+			diverge(rp, t,
+				"expected the task to reach %s, where strict "
+				"mode killed it, it stopped with status 0x%x",
+				call, status);
+			return -1;
+		}
+		if (tracee_get_regs(&t->t, &regs) < 0) {
+			diverge(rp, t, "cannot read the task's registers");
+			return -1;
+		}
+		if ((int64_t)regs.orig_rax == rp->ev.nr)
+			break;
+		name = mrr_syscall_name((long)regs.orig_rax);
+		diverge(rp, t,
+			"expected the task to reach %s, where strict mode "
+			"killed it, it called %s",
+			call, name ? name : "an unknown syscall");
+		return -1;
+	}
+	kill(t->t.tid, SIGKILL);
+	t->stopped = false;
+	return 0;
+}
+
 void replay_exit(struct replayer *rp, struct ptask *t)
 {
 	int status, want = (int)rp->ev.result;
@@ -1131,6 +1188,10 @@ void replay_exit(struct replayer *rp, struct ptask *t)
 	if (killed && !t->resume_sig) {
 		kill(t->t.tid, SIGKILL);
 		t->stopped = false;
+	} else if (t->strict && rp->ev.nr != -1 && rp->ev.nr != SYS_exit &&
+		   WIFSIGNALED(want) && WTERMSIG(want) == SIGKILL &&
+		   replay_strict_kill(rp, t) < 0) {
+		return;
 	}
 	for (;;) {
 		if (ptask_next_stop(rp, t, &status) < 0)

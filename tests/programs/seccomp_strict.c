@@ -6,15 +6,23 @@
  * clock_getres) make no syscall and work; a CPU-time clock is a syscall. mrr
  * cannot put a task in strict mode next to its own filter, so it emulates it.
  * Each case runs in a child that enters strict mode; the parent checks how it
- * ended, natively, at record and at replay alike. */
+ * ended, natively, at record and at replay alike. The killed children count
+ * themselves in a shared page between their last allowed call and the
+ * forbidden one, as LTP's result counters do: the replay must run them to
+ * the forbidden call before it kills them (LTP seccomp01 replayed with
+ * fewer passes than it recorded). */
 #include "mrr_test.h"
 
 #include <linux/seccomp.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <sys/wait.h>
+
+/* a MAP_SHARED page: the children's count of the forbidden calls they reach */
+static volatile int *reached;
 
 static void say(const char *s)
 {
@@ -70,6 +78,7 @@ static int run(int which)
 			break;
 		case 2: /* a forbidden call: killed before it runs */
 			say("child: calling getppid\n");
+			__atomic_add_fetch(reached, 1, __ATOMIC_SEQ_CST);
 			syscall(SYS_getppid);
 			syscall(SYS_exit, 102);
 			break;
@@ -77,6 +86,7 @@ static int run(int which)
 			syscall(SYS_exit_group, 3);
 			break;
 		case 4: /* asking for the mode is a prctl, forbidden too */
+			__atomic_add_fetch(reached, 1, __ATOMIC_SEQ_CST);
 			syscall(SYS_prctl, PR_GET_SECCOMP, 0, 0, 0, 0);
 			syscall(SYS_exit, 104);
 			break;
@@ -135,6 +145,9 @@ int main(void)
 	int status, i;
 
 	mt_init();
+	reached = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	MT_CHECK(reached != MAP_FAILED, "mmap: %s", strerror(errno));
 	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
 		 "PR_GET_SECCOMP before: %s", strerror(errno));
 	/* bad arguments fail without entering the mode */
@@ -160,6 +173,9 @@ int main(void)
 	}
 	MT_CHECK(prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0,
 		 "PR_GET_SECCOMP in the parent: %s", strerror(errno));
+	printf("forbidden calls reached: %d\n", *reached);
+	MT_CHECK(*reached == 2, "the killed children counted %d, not 2",
+		 *reached);
 	printf("PASS\n");
 	return 0;
 }
