@@ -116,6 +116,9 @@ struct mrr_event {
  * untraced (no events); the replay's filter must let them through too
  * (src/core/seccomp_filter.h). */
 #define MRR_INFO_UNTRACED_SIGACTION 0x20u
+/* The memory digests of searched preemption points (7.9) hash the shared
+ * anonymous mappings too (core/memdigest.h MEM_DIGEST_SHARED_ANON). */
+#define MRR_INFO_DIGEST_SHARED 0x40u
 
 struct mrr_trace_info {
 	uint32_t format_version; /* ignored by the writer; set by the reader */

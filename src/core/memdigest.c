@@ -1,4 +1,4 @@
-/* A digest of a process's private writable memory (memdigest.h). */
+/* A digest of a process's writable memory (memdigest.h). */
 #define _GNU_SOURCE /* process_vm_readv */
 #include "core/memdigest.h"
 
@@ -216,11 +216,21 @@ static void hash_run(struct digest_ctx *c, pid_t pid, uint64_t start,
 	}
 }
 
+/* A shared anonymous mapping: shmem that only a fork's processes map
+ * ("[anon_shmem:NAME]" once named with PR_SET_VMA_ANON_NAME). */
+static bool shared_anon(const struct proc_vma *v)
+{
+	return v->shared && (strcmp(v->name, "/dev/zero (deleted)") == 0 ||
+			     strncmp(v->name, "[anon_shmem:", 12) == 0);
+}
+
 /* Whether the mapping holds memory the program may have written that the
  * replay has the same. */
-static bool hashed_vma(const struct proc_vma *v)
+static bool hashed_vma(const struct proc_vma *v, unsigned flags)
 {
-	if (!(v->prot & PROT_WRITE) || v->shared)
+	if (!(v->prot & PROT_WRITE))
+		return false;
+	if (v->shared && !((flags & MEM_DIGEST_SHARED_ANON) && shared_anon(v)))
 		return false;
 	if (v->start >= MRR_PAGE_ADDR &&
 	    v->start < MRR_PAGE_ADDR + MRR_PAGE_SIZE)
@@ -246,8 +256,10 @@ static int hash_vma(int pm_fd, pid_t pid, struct digest_ctx *c,
 			return got < 0 ? -errno : -EIO;
 		for (uint64_t i = 0; i < n; i++) {
 			uint64_t page = at + i * PAGE;
+			/* shmem pages are file pages to pagemap */
 			bool want = (ent[i] & (PM_PRESENT | PM_SWAPPED)) &&
-				    !(ent[i] & PM_FILE) && !skipped(c, page);
+				    (v->shared || !(ent[i] & PM_FILE)) &&
+				    !skipped(c, page);
 
 			if (want && run_n && run_start + run_n * PAGE == page) {
 				run_n++;
@@ -268,7 +280,26 @@ static int hash_vma(int pm_fd, pid_t pid, struct digest_ctx *c,
 	return 0;
 }
 
+void mem_digest_note_altstack(struct mem_digest_altstacks *a, uint64_t sp,
+			      uint64_t size)
+{
+	const uint64_t top = 1ull << 57; /* above any user address */
+	uint64_t end = sp >= top || size >= top - sp ? top : sp + size;
+
+	for (int i = 0; i < a->n; i++)
+		if (a->start[i] == sp && a->end[i] == end)
+			return;
+	if (a->n == MEM_DIGEST_MAX_ALTSTACKS) {
+		a->overflow = true;
+		return;
+	}
+	a->start[a->n] = sp;
+	a->end[a->n] = end;
+	a->n++;
+}
+
 static int digest(const struct mem_digest_task *tasks, int ntasks,
+		  unsigned flags, const struct mem_digest_altstacks *alt,
 		  struct mem_digest *out)
 {
 	struct digest_ctx *c;
@@ -298,6 +329,9 @@ static int digest(const struct mem_digest_task *tasks, int ntasks,
 			if (v[i].end > c->lib_hi)
 				c->lib_hi = v[i].end;
 		}
+	/* first: the table of skips has room for them */
+	for (int i = 0; alt && i < alt->n; i++)
+		add_skip(c, alt->start[i], alt->end[i]);
 	for (int i = 0; i < ntasks; i++) {
 		struct tracee tr = {tasks[i].tid, -1};
 		uint64_t sp = tasks[i].sp, pc = tasks[i].pc;
@@ -315,7 +349,7 @@ static int digest(const struct mem_digest_task *tasks, int ntasks,
 	}
 	trace_xxh64_init(&st, 0);
 	for (long i = 0; i < nv && !err; i++)
-		if (hashed_vma(&v[i]))
+		if (hashed_vma(&v[i], flags))
 			err = hash_vma(pm_fd, tasks[0].tid, c, &v[i], &st, out);
 	close(pm_fd);
 	out->hash = trace_xxh64_digest(&st);
@@ -335,11 +369,11 @@ static int64_t mono_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec;
 }
 
-int mem_digest(const struct mem_digest_task *tasks, int ntasks,
-	       struct mem_digest *out)
+int mem_digest(const struct mem_digest_task *tasks, int ntasks, unsigned flags,
+	       const struct mem_digest_altstacks *alt, struct mem_digest *out)
 {
 	int64_t start = mono_ns();
-	int err = digest(tasks, ntasks, out);
+	int err = digest(tasks, ntasks, flags, alt, out);
 
 	out->ns = (uint64_t)(mono_ns() - start);
 	return err;

@@ -14,9 +14,17 @@
  * library's mappings, every syscall buffer (1 MiB from a page that starts
  * with the buffer's magic and ABI version), and each task's stack
  * below its stack pointer, rounded out to pages (where the library's
- * frames leave other bytes), and, for a task that stands in the library
+ * frames leave other bytes), the alternate signal stacks (below), and, for
+ * a task that stands in the library
  * or in mrr's page, its stack up to 1 KiB above the highest word that
- * holds an address in the library (its frames). Shared mappings are not hashed.
+ * holds an address in the library (its frames). Shared mappings are not
+ * hashed, except, with MEM_DIGEST_SHARED_ANON, the shared anonymous ones
+ * (MAP_SHARED | MAP_ANONYMOUS, which a fork's child shares with its parent:
+ * the recorder runs the processes that share one a task at a time, so the
+ * replay has the same bytes there at the point): their pages present in the
+ * process's page tables, left out when all zero, as the private ones.
+ * Programs keep counters there that tell the turns of a loop apart when
+ * nothing else does (stress-ng's bogo-op counters).
  */
 #ifndef MRR_CORE_MEMDIGEST_H
 #define MRR_CORE_MEMDIGEST_H
@@ -42,13 +50,40 @@ struct mem_digest {
 	uint64_t ns;	     /* time taken (CLOCK_MONOTONIC) */
 };
 
+/* The alternate signal stacks the program set (sigaltstack), left out of
+ * digests: a signal frame the kernel writes there stays after its handler
+ * returns, and its sigcontext holds the task's last fault (trapno, err,
+ * cr2), which differs at replay, where mrr's breakpoints and another
+ * page-fault history came before it. The recorder and the replayer note
+ * each stack from the same sigaltstack events, so that both leave out the
+ * same pages; a stack disabled later stays left out (leaving out more only
+ * makes the digest weaker). */
+#define MEM_DIGEST_MAX_ALTSTACKS 64
+
+struct mem_digest_altstacks {
+	int n;
+	bool overflow; /* more than the table holds: no digest at all */
+	uint64_t start[MEM_DIGEST_MAX_ALTSTACKS], end[MEM_DIGEST_MAX_ALTSTACKS];
+};
+
+/* Notes the stack [sp, sp + size). */
+void mem_digest_note_altstack(struct mem_digest_altstacks *a, uint64_t sp,
+			      uint64_t size);
+
+/* mem_digest flags */
+#define MEM_DIGEST_SHARED_ANON 0x1u /* hash shared anonymous mappings too */
+
 /* Hashes the memory of the process of tasks[0] (which must be stopped, as
  * must every task that can run user code; tasks blocked in a syscall may
  * be listed too). tasks lists every task of the address space (its threads
- * and CLONE_VM children: mem_digest_same_vm). Returns 0, or
+ * and CLONE_VM children: mem_digest_same_vm). flags: MEM_DIGEST_*. alt
+ * (may be NULL): the alternate signal stacks to leave out (not
+ * overflowed).
+ * Returns 0, or
  * -errno when its maps, pagemap or memory cannot be read. */
-int mem_digest(const struct mem_digest_task *tasks, int ntasks,
-	       struct mem_digest *out) __attribute__((warn_unused_result));
+int mem_digest(const struct mem_digest_task *tasks, int ntasks, unsigned flags,
+	       const struct mem_digest_altstacks *alt, struct mem_digest *out)
+	__attribute__((warn_unused_result));
 
 /* Whether tasks a and b share one address space (kcmp KCMP_VM): the
  * threads of a process, and a CLONE_VM child and its parent, whose stacks

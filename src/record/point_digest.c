@@ -7,6 +7,7 @@
 #include "record/rtask.h"
 #include "syscalls/table.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,13 +40,23 @@ static bool call_writes(long nr, const uint64_t args[6])
 	return false;
 }
 
-/* An alternate signal stack was set (rec_point_digest_note_syscall). */
-static bool altstack_set;
+/* The alternate signal stacks set (rec_point_digest_note_syscall). */
+static struct mem_digest_altstacks altstacks;
 
-void rec_point_digest_note_syscall(long nr, uint64_t arg0, int64_t result)
+void rec_point_digest_note_syscall(struct rtask *t, long nr, uint64_t arg0,
+				   int64_t result)
 {
-	if (nr == SYS_sigaltstack && arg0 && result == 0)
-		altstack_set = true;
+	stack_t ss;
+
+	if (nr != SYS_sigaltstack || !arg0 || result != 0)
+		return;
+	if (tracee_read_all(&t->t, arg0, &ss, sizeof(ss)) < 0) {
+		altstacks.overflow = true; /* where it is is not known */
+		return;
+	}
+	if (!(ss.ss_flags & SS_DISABLE))
+		mem_digest_note_altstack(&altstacks, (uint64_t)ss.ss_sp,
+					 ss.ss_size);
 }
 
 uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
@@ -57,7 +68,7 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 
 	if (off && strcmp(off, "1") == 0)
 		return 0;
-	if (altstack_set) {
+	if (altstacks.overflow) {
 		stats.altstack++;
 		return 0;
 	}
@@ -90,7 +101,7 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 		}
 		n++;
 	}
-	err = mem_digest(tasks, n, &d);
+	err = mem_digest(tasks, n, MEM_DIGEST_SHARED_ANON, &altstacks, &d);
 	stats.ns += d.ns;
 	if (err) {
 		stats.failed++;
@@ -115,7 +126,7 @@ void rec_point_digest_print_stats(void)
 		"mrr: record memory digests: %lu taken (%llu pages hashed, "
 		"%llu bytes read, %.1f ms), %lu skipped (another thread in a "
 		"call that writes memory), %lu left out (an alternate signal "
-		"stack), %lu failed\n",
+		"stack not known), %lu failed\n",
 		stats.taken, (unsigned long long)stats.pages,
 		(unsigned long long)stats.bytes, (double)stats.ns / 1e6,
 		stats.skipped, stats.altstack, stats.failed);

@@ -16,18 +16,16 @@ struct rtask;
  * Returns 0 (no digest) when another task of the process stands in a call
  * that writes the process's memory (the kernel may have written it, and
  * its event comes after the point: the replay would hash the memory
- * without it), or when the memory cannot be read. MRR_NO_MEM_DIGEST=1
- * turns digests off (for measurements). */
+ * without it), or when the memory cannot be read. The digest covers the
+ * shared anonymous mappings too (the trace says so: MRR_INFO_DIGEST_SHARED).
+ * MRR_NO_MEM_DIGEST=1 turns digests off (for measurements). */
 uint64_t rec_point_digest(struct recorder *rec, struct rtask *t);
 
-/* Called for each syscall event: once a task of the recording set an
- * alternate signal stack (sigaltstack with a new stack), later points
- * carry no digest. A signal frame the kernel writes there stays in hashed
- * memory after its handler returns, and its sigcontext holds the task's
- * last fault (trapno, err, cr2), which differs at replay, where mrr's
- * breakpoints and another page-fault history came before it: a digest
- * would report a divergence in a replay that goes right. */
-void rec_point_digest_note_syscall(long nr, uint64_t arg0, int64_t result);
+/* Called for each syscall event of t: an alternate signal stack set with
+ * sigaltstack is left out of later digests (core/memdigest.h); when it
+ * cannot be read, later points carry no digest. */
+void rec_point_digest_note_syscall(struct rtask *t, long nr, uint64_t arg0,
+				   int64_t result);
 
 /* Prints the digests' counts and costs on stderr when
  * MRR_PREEMPT_STATS=1 and a digest was attempted. */

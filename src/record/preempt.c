@@ -522,7 +522,8 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 		drop_anchors(p);
 		p->timer_handler = -1;
 	} else if (ev->kind == MRR_EV_SYSCALL && ev->nr == SYS_sigaltstack) {
-		rec_point_digest_note_syscall(ev->nr, ev->args[0], ev->result);
+		rec_point_digest_note_syscall(t, ev->nr, ev->args[0],
+					      ev->result);
 	} else if (ev->kind == MRR_EV_SYSCALL && ev->nr == SYS_rt_sigaction) {
 		p->timer_handler = -1;
 	} else if (ev->kind == MRR_EV_SYSCALL && ev->result >= 0 &&

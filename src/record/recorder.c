@@ -853,6 +853,7 @@ int mrr_record(const struct record_opts *o)
 	if (!rec.tsc_rewrite)
 		info.flags |= MRR_INFO_TSC_TRAP;
 	info.flags |= MRR_INFO_UNTRACED_SIGACTION; /* the child's filter */
+	info.flags |= MRR_INFO_DIGEST_SHARED;	   /* point_digest.c */
 	if (o->syscallbuf && o->preload) {
 		info.flags |= MRR_INFO_SYSCALLBUF;
 		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;

@@ -5,13 +5,22 @@
 
 struct replayer;
 struct ptask;
+struct mrr_event;
 
-/* t stands at the point of rp->ev, found by its registers and stack. When
- * the event carries a memory digest (its result), hashes t's process
- * memory the same way and reports a divergence naming the point when it
- * differs: the loop t ran changes memory but no register, and the replay
- * stopped it at another turn than the recording did. Returns 0, or -1
- * after reporting. */
+/* Called after each replayed syscall event ev of t: notes an alternate
+ * signal stack set with sigaltstack, which digests leave out as at record
+ * (core/memdigest.h). */
+void replay_point_digest_note_syscall(struct ptask *t,
+				      const struct mrr_event *ev);
+
+/* t stands at an execution of the point of rp->ev whose registers and
+ * stack match. When the event carries a memory digest (its result), hashes
+ * t's process memory the same way (with the shared anonymous mappings when
+ * the trace says so: MRR_INFO_DIGEST_SHARED) and compares. Returns 1 when
+ * it matches or there is no digest, 0 when it differs (a loop that
+ * changes memory but no register: t stands at another turn than the
+ * recording did, and the search goes on), -1 after reporting a divergence
+ * (the memory cannot be read). */
 int replay_point_digest(struct replayer *rp, struct ptask *t);
 
 /* Prints the digests' counts and costs on stderr when

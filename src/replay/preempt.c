@@ -143,12 +143,28 @@ static const char *near_note(unsigned long near, char *buf, size_t len)
 	return buf;
 }
 
-static void report_other_stop(struct replayer *rp, struct ptask *t, int status,
-			      unsigned long near)
+/* The note a search's report ends with when executions matched all but
+ * the memory digest. */
+static const char *mem_note(unsigned long mem, char *buf, size_t len)
 {
-	char note[128];
+	buf[0] = '\0';
+	if (mem)
+		snprintf(buf, len,
+			 "; at %lu execution%s of it the process's memory "
+			 "differs from the recording's: the thread's loop "
+			 "changes memory but no register",
+			 mem, mem == 1 ? "" : "s");
+	return buf;
+}
+
+static void report_other_stop(struct replayer *rp, struct ptask *t, int status,
+			      unsigned long near, unsigned long mem)
+{
+	char note[128 + 160], mnote[160];
 
 	near_note(near, note, sizeof(note));
+	strncat(note, mem_note(mem, mnote, sizeof(mnote)),
+		sizeof(note) - strlen(note) - 1);
 	if (WIFEXITED(status) || WIFSIGNALED(status))
 		diverge(rp, t,
 			"the task ended (status 0x%x) before reaching the "
@@ -240,30 +256,60 @@ static int run_to_count(struct replayer *rp, struct ptask *t,
 	stats.stops++;
 	if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
 	    WSTOPSIG(status) != BPCOUNT_SIGNAL || si.si_code != POLL_IN) {
-		report_other_stop(rp, t, status, 0);
+		report_other_stop(rp, t, status, 0, 0);
 		return -1;
 	}
 	return 0;
 }
 
-/* The first execution of ev->ip whose registers and stack match. */
+/* Whether t, stopped at ev->ip, is the point: its registers, the stack
+ * near rsp and above, and the memory digest match. 1 yes, 0 no (why, and
+ * *near or *mem counted when only the stack above or the memory
+ * differed), -1 after reporting. */
+static int is_point(struct replayer *rp, struct ptask *t,
+		    const struct mrr_event *ev,
+		    const struct mrr_preempt_extra *x, char *why, size_t whylen,
+		    unsigned long *near, unsigned long *mem)
+{
+	struct user_regs_struct regs;
+	int ret;
+
+	if (tracee_get_regs(&t->t, &regs) < 0 || regs.rip != ev->ip ||
+	    !matches(t, x, ev, &regs, why, whylen))
+		return 0;
+	if (!deep_matches(t, ev, &regs, why, whylen)) {
+		(*near)++;
+		return 0;
+	}
+	ret = replay_point_digest(rp, t);
+	if (ret == 0) {
+		(*mem)++;
+		snprintf(why, whylen,
+			 "the registers and the stack match, but not the "
+			 "process's memory");
+	}
+	return ret;
+}
+
+/* The first execution of ev->ip whose registers, stack and memory digest
+ * match. */
 static int search(struct replayer *rp, struct ptask *t,
 		  const struct mrr_event *ev, const struct mrr_preempt_extra *x)
 {
-	struct user_regs_struct regs;
 	struct timespec start, now;
-	unsigned long n = 0, near = 0;
-	char why[160], note[128];
+	unsigned long n = 0, near = 0, mem = 0;
+	char why[160], note[128], mnote[160];
 	siginfo_t si;
 	int status, err;
 
 	/* The point may be where the task stands: a signal that was pending
 	 * when the task resumed from its previous event stopped it again
 	 * before any instruction ran. */
-	if (t->stopped && tracee_get_regs(&t->t, &regs) == 0 &&
-	    regs.rip == ev->ip && matches(t, x, ev, &regs, why, sizeof(why)) &&
-	    deep_matches(t, ev, &regs, why, sizeof(why)))
-		return 0;
+	if (t->stopped) {
+		err = is_point(rp, t, ev, x, why, sizeof(why), &near, &mem);
+		if (err)
+			return err > 0 ? 0 : -1;
+	}
 	if (settle(rp, t) < 0)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -280,27 +326,28 @@ static int search(struct replayer *rp, struct ptask *t,
 			return -1;
 		if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
 		    WSTOPSIG(status) != SIGTRAP) {
-			report_other_stop(rp, t, status, near);
+			report_other_stop(rp, t, status, near, mem);
 			return -1;
 		}
 		n++;
 		stats.stops++;
-		if (tracee_get_regs(&t->t, &regs) == 0 && regs.rip == ev->ip &&
-		    matches(t, x, ev, &regs, why, sizeof(why))) {
-			if (deep_matches(t, ev, &regs, why, sizeof(why)))
-				break;
-			near++;
-		}
+		err = is_point(rp, t, ev, x, why, sizeof(why), &near, &mem);
+		if (err < 0)
+			return -1;
+		if (err)
+			break;
 		if (mrr_debug_enabled > 0)
 			mrr_debug("event %" PRIu64 " search stop %lu: %s",
 				  ev->seq, n, why);
-		if (n >= REPLAY_PREEMPT_MAX_SEARCH) {
+		if (n >= REPLAY_PREEMPT_MAX_SEARCH ||
+		    mem >= REPLAY_PREEMPT_MAX_DIGESTS) {
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
 				" among the first %lu matches the recorded "
-				"preemption point (the last: %s)%s",
+				"preemption point (the last: %s)%s%s",
 				ev->ip, n, why,
-				near_note(near, note, sizeof(note)));
+				near_note(near, note, sizeof(note)),
+				mem_note(mem, mnote, sizeof(mnote)));
 			return -1;
 		}
 		if (n % 256 == 0 && clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
@@ -308,9 +355,10 @@ static int search(struct replayer *rp, struct ptask *t,
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
 				" in %d s of searching (%lu stops) matches the "
-				"recorded preemption point (the last: %s)%s",
+				"recorded preemption point (the last: %s)%s%s",
 				ev->ip, REPLAY_PREEMPT_MAX_SEARCH_S, n, why,
-				near_note(near, note, sizeof(note)));
+				near_note(near, note, sizeof(note)),
+				mem_note(mem, mnote, sizeof(mnote)));
 			return -1;
 		}
 		t->resume_sig = 0; /* the trap is mrr's */
@@ -381,8 +429,6 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 				"cannot read the registers at the point");
 			return;
 		}
-		if (replay_point_digest(rp, t) < 0)
-			return;
 	}
 	/* Registers left out of the comparison (what the syscall buffer
 	 * library's code may leave differently: r11 holds the flags of its

@@ -15,6 +15,11 @@ struct ptask;
  * watchdog (which watches waits) cannot see it, so it bounds itself. */
 #define REPLAY_PREEMPT_MAX_SEARCH_S 60
 
+/* ...and at most this many executions whose registers and stack match but
+ * whose memory digest does not (each costs a hash of the process's
+ * memory). */
+#define REPLAY_PREEMPT_MAX_DIGESTS 4096ul
+
 /* The debug register slot the search uses (hwbp.h). */
 #define REPLAY_PREEMPT_SLOT 3
 
@@ -22,7 +27,8 @@ struct ptask;
  * (t->at_point set), or the replay diverged (reported). A count N > 0
  * costs one stop (a perf breakpoint counter signals the N-th execution);
  * N = 0 costs one stop per execution of the point's instruction until the
- * registers and stack hash match. */
+ * registers, the stack hashes and the memory digest match (a digest is
+ * taken only where the rest matches). */
 void replay_preempt(struct replayer *rp, struct ptask *t);
 
 /* Totals over the replay, for bench/ (MRR_PREEMPT_STATS=1 prints them). */

@@ -13,6 +13,7 @@
 #include "replay/clone_args.h"
 #include "replay/checkpoint_files.h"
 #include "replay/cleanup.h"
+#include "replay/point_digest.h"
 #include "replay/ptask.h"
 #include "replay/vptrace.h"
 #include "replay/session.h"
@@ -1308,6 +1309,8 @@ void replay_syscall(struct replayer *rp, struct ptask *t)
 	memset(&entry, 0, sizeof(entry));
 	entry.orig_rax = (uint64_t)-1;
 	run_syscall(rp, t, &entry);
+	if (!rp->status && rp->ev.nr == SYS_sigaltstack)
+		replay_point_digest_note_syscall(t, &rp->ev);
 	/* The kernel leaves the argument registers as the program set them,
 	 * and so must the replay, which may have changed them to run the
 	 * call another way (MAP_FIXED, a file descriptor of its own...):
