@@ -76,9 +76,10 @@ struct rec_vwait {
 		int status;
 	} exits[16];
 	int nexits;
-	bool forced;  /* its wait runs with WNOHANG added */
-	bool kicked;  /* its real wait was interrupted to look again */
-	bool blocked; /* set back to wait again, held */
+	bool forced;	   /* its wait runs with WNOHANG added */
+	bool kicked;	   /* its real wait was interrupted to look again */
+	unsigned long gen; /* vp_gen when its wait began */
+	bool blocked;	   /* set back to wait again, held */
 	uint64_t saved_opt;
 };
 
@@ -225,11 +226,17 @@ static void answer(struct recorder *rec, struct rtask *t, int64_t result,
 	free(c.data);
 }
 
+/* Counts the changes a waiting tracer may want to see (a tracee's stop,
+ * a task's end), so that one that began its wait before a change, and
+ * found nothing, looks again rather than block (rec_vptrace_wait_exit). */
+static unsigned long vp_gen;
+
 /* Wakes the tracers held in a wait: they make their call again. */
 static void wake_waiters(struct recorder *rec)
 {
 	struct rtask *x;
 
+	vp_gen++;
 	for (x = rec->tasks; x; x = x->next) {
 		if (!x->vw || !x->vw->blocked)
 			continue;
@@ -843,6 +850,7 @@ bool rec_vptrace_wait_entry(struct recorder *rec, struct rtask *t)
 	/* a virtual tracee may stop later: the real call only looks */
 	w = vwait_of(t);
 	w->forced = true;
+	w->gen = vp_gen;
 	w->saved_opt = opt;
 	if (!(opt & WNOHANG)) {
 		struct user_regs_struct r = t->entry_regs;
@@ -889,6 +897,7 @@ bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t)
 		return false;
 	if (w->kicked) {
 		w->kicked = false;
+		w->gen = vp_gen - 1; /* it looks again at once */
 		if ((int64_t)r.rax < -514 || (int64_t)r.rax > -512)
 			return false; /* it had something to report anyway */
 		goto again;
@@ -938,8 +947,9 @@ again:
 	r.rax = r.orig_rax;
 	if (tracee_set_regs(&t->t, &r) < 0)
 		return false;
-	if (reportable(rec, t)) {
-		/* a tracee stopped while the call ran: at once, again */
+	if (w->gen != vp_gen || reportable(rec, t)) {
+		/* a tracee stopped, or a task ended, while the call ran: it
+		 * looks again at once */
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return true;
 	}
