@@ -18,6 +18,7 @@
 #include "syscallbuf/abi.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,6 +396,9 @@ static void request(struct recorder *rec, struct rtask *t, struct rtask *x)
 		if (a[2] < sizeof(regs)) {
 			tracee_regs(x, &regs);
 			memcpy(&word, (char *)&regs + a[2], sizeof(word));
+		} else if (a[2] >= offsetof(struct user, u_debugreg)) {
+			word = 0; /* mrr's own breakpoints are not the tracer's
+				   */
 		} else {
 			errno = 0;
 			word = (unsigned long)ptrace(PTRACE_PEEKUSER, x->t.tid,
@@ -622,6 +626,54 @@ static void kick_waits(struct recorder *rec, pid_t tgid)
 	}
 }
 
+/* From /proc/TID/status: the uids and gids (real, effective, saved),
+ * CapEff and the state letter. Returns -1 when it cannot be read. */
+struct vp_creds {
+	unsigned long uid[3], gid[3];
+	unsigned long long capeff;
+	char state;
+};
+
+static int read_creds(pid_t tid, struct vp_creds *c)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Uid:", 4))
+			sscanf(line + 4, "%lu %lu %lu", &c->uid[0], &c->uid[1],
+			       &c->uid[2]);
+		else if (!strncmp(line, "Gid:", 4))
+			sscanf(line + 4, "%lu %lu %lu", &c->gid[0], &c->gid[1],
+			       &c->gid[2]);
+		else if (!strncmp(line, "CapEff:", 7))
+			c->capeff = strtoull(line + 7, NULL, 16);
+		else if (!strncmp(line, "State:", 6))
+			sscanf(line + 6, " %c", &c->state);
+	}
+	fclose(f);
+	return 0;
+}
+
+/* The kernel's check for PTRACE_ATTACH/SEIZE with the tracer's real ids:
+ * the same ids as every one of the tracee's, or CAP_SYS_PTRACE. */
+static bool may_attach(const struct vp_creds *me, const struct vp_creds *it)
+{
+	int i;
+
+	if (me->capeff & (1ull << 19 /* CAP_SYS_PTRACE */))
+		return true;
+	for (i = 0; i < 3; i++)
+		if (it->uid[i] != me->uid[0] || it->gid[i] != me->gid[0])
+			return false;
+	return true;
+}
+
 /* TRACEME, ATTACH and SEIZE: t starts tracing, or is traced. */
 static void start_tracing(struct recorder *rec, struct rtask *t)
 {
@@ -640,10 +692,17 @@ static void start_tracing(struct recorder *rec, struct rtask *t)
 			return;
 		}
 	} else {
+		struct vp_creds me, it;
+
 		x = task_of(rec, (pid_t)t->args[1]);
 		if (!x) {
 			if (kill((pid_t)t->args[1], 0) < 0) {
 				answer(rec, t, -ESRCH, 0, NULL, 0);
+				return;
+			}
+			if (read_creds((pid_t)t->args[1], &it) == 0 &&
+			    (it.state == 'Z' || it.state == 'X')) {
+				answer(rec, t, -EPERM, 0, NULL, 0);
 				return;
 			}
 			refuse(rec, t,
@@ -652,8 +711,15 @@ static void start_tracing(struct recorder *rec, struct rtask *t)
 			       "records");
 			return;
 		}
-		if (x->tgid == t->tgid) {
+		if (x->tgid == t->tgid || read_creds(t->t.tid, &me) < 0 ||
+		    read_creds(x->t.tid, &it) < 0 || !may_attach(&me, &it)) {
 			answer(rec, t, -EPERM, 0, NULL, 0);
+			return;
+		}
+		if (x->job_stopped) {
+			refuse(rec, t,
+			       "attaching to a task in a group-stop (stopped "
+			       "by SIGSTOP) is not emulated");
 			return;
 		}
 		if (req == PTRACE_SEIZE &&
