@@ -547,6 +547,10 @@ static void request(struct recorder *rec, struct rtask *t, struct rtask *x)
 		syscall(SYS_tgkill, x->tgid, x->t.tid, SIGKILL);
 		return;
 	default:
+		if (!strncmp(req_name(req), "request ", 8)) {
+			answer(rec, t, -EIO, 0, NULL, 0); /* no such request */
+			return;
+		}
 		refuse(rec, t, "this request is not emulated");
 		return;
 	}
