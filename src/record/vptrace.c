@@ -720,10 +720,13 @@ static void start_tracing(struct recorder *rec, struct rtask *t)
 			answer(rec, t, -EPERM, 0, NULL, 0);
 			return;
 		}
-		if (x->job_stopped) {
+		if (x->job_stopped && req == PTRACE_ATTACH) {
+			/* it would trap at once (a seizing tracer waits for
+			 * a SIGCONT or a PTRACE_INTERRUPT, which works) */
 			refuse(rec, t,
-			       "attaching to a task in a group-stop (stopped "
-			       "by SIGSTOP) is not emulated");
+			       "attaching with PTRACE_ATTACH to a task in a "
+			       "group-stop (stopped by SIGSTOP) is not "
+			       "emulated");
 			return;
 		}
 		if (req == PTRACE_SEIZE &&
