@@ -302,6 +302,8 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
+	if (sig == SIGCHLD)
+		rec_vptrace_sigchld(t, &si);
 	if (t->entering_handler) {
 		t->entering_handler = false;
 		if (sig == SIGTRAP && at_handler_entry(t, &regs))

@@ -32,7 +32,7 @@
 #define VP_O_SUPPORTED                                                         \
 	(PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEFORK |     \
 	 PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE | PTRACE_O_TRACEEXIT |      \
-	 PTRACE_O_EXITKILL)
+	 PTRACE_O_TRACEVFORKDONE | PTRACE_O_EXITKILL)
 #define VP_O_FORKS                                                             \
 	(PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE)
 
@@ -184,10 +184,10 @@ static void refuse_options(struct recorder *rec, struct rtask *t, uint64_t opts)
 		 "its options 0x%llx ask for stops mrr does not emulate "
 		 "(%s)",
 		 (unsigned long long)opts,
-		 (opts & PTRACE_O_TRACEEXIT)	    ? "PTRACE_O_TRACEEXIT"
-		 : (opts & PTRACE_O_TRACEVFORKDONE) ? "PTRACE_O_TRACEVFORKDONE"
-		 : (opts & PTRACE_O_TRACESECCOMP)   ? "PTRACE_O_TRACESECCOMP"
-						    : "an unknown option");
+		 (opts & PTRACE_O_TRACESECCOMP) ? "PTRACE_O_TRACESECCOMP"
+		 : (opts & PTRACE_O_SUSPEND_SECCOMP)
+			 ? "PTRACE_O_SUSPEND_SECCOMP"
+			 : "an unknown option");
 	refuse(rec, t, what);
 }
 
@@ -248,6 +248,76 @@ static void wake_waiters(struct recorder *rec)
 	}
 }
 
+/* The SIGCHLD a tracer gets when a tracee stops (or a tracee that is not
+ * its child ends) is sent by mrr, so it arrives from mrr's pid; at its
+ * delivery stop the siginfo the kernel would have made takes its place
+ * (rec_vptrace_sigchld). One per tracer process at a time: more would
+ * merge into one natively as well. */
+static struct vp_chld {
+	pid_t tgid;
+	siginfo_t si;
+} vp_chld[64];
+
+static bool sigchld_caught(pid_t tid)
+{
+	char path[64], line[256];
+	unsigned long long cgt = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "SigCgt:", 7))
+			cgt = strtoull(line + 7, NULL, 16);
+	fclose(f);
+	return cgt & (1ull << (SIGCHLD - 1));
+}
+
+static void notify_tracer(pid_t tgid, pid_t tid, int code, int status)
+{
+	struct vp_chld *free_slot = NULL;
+	size_t i;
+
+	if (!sigchld_caught(tgid))
+		return;
+	for (i = 0; i < sizeof(vp_chld) / sizeof(vp_chld[0]); i++) {
+		if (vp_chld[i].tgid == tgid)
+			return; /* one is on its way */
+		if (!vp_chld[i].tgid && !free_slot)
+			free_slot = &vp_chld[i];
+	}
+	if (!free_slot)
+		return;
+	memset(free_slot, 0, sizeof(*free_slot));
+	free_slot->tgid = tgid;
+	free_slot->si.si_signo = SIGCHLD;
+	free_slot->si.si_code = code;
+	free_slot->si.si_pid = tid;
+	free_slot->si.si_uid = getuid();
+	free_slot->si.si_status = status;
+	if (kill(tgid, SIGCHLD) < 0)
+		free_slot->tgid = 0;
+}
+
+void rec_vptrace_sigchld(struct rtask *t, siginfo_t *si)
+{
+	size_t i;
+
+	if (si->si_signo != SIGCHLD || si->si_code != SI_USER ||
+	    si->si_pid != getpid())
+		return;
+	for (i = 0; i < sizeof(vp_chld) / sizeof(vp_chld[0]); i++) {
+		if (vp_chld[i].tgid != t->tgid)
+			continue;
+		*si = vp_chld[i].si;
+		vp_chld[i].tgid = 0;
+		ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, si);
+		return;
+	}
+}
+
 /* T stops for its tracer with the given wait status. */
 static void hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 		 int status, bool at_event)
@@ -273,6 +343,7 @@ static void hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 	mrr_debug("vptrace: pid %d stops for pid %d, status 0x%x", t->t.tid,
 		  v->tracer, status);
 	wake_waiters(rec);
+	notify_tracer(v->tracer, t->t.tid, CLD_TRAPPED, (status >> 8) & 0xff);
 }
 
 static int trap_status(int code)
@@ -1193,6 +1264,12 @@ void rec_vptrace_gone(struct recorder *rec, struct rtask *t, int status)
 				w->exits[w->nexits].status = status;
 				w->nexits++;
 			}
+			notify_tracer(tracer->tgid, t->t.tid,
+				      WIFEXITED(status)	  ? CLD_EXITED
+				      : WCOREDUMP(status) ? CLD_DUMPED
+							  : CLD_KILLED,
+				      WIFEXITED(status) ? WEXITSTATUS(status)
+							: WTERMSIG(status));
 		}
 		detach(t);
 	}

@@ -46,6 +46,10 @@ bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t);
 bool rec_vptrace_signal(struct recorder *rec, struct rtask *t,
 			const siginfo_t *si,
 			const struct user_regs_struct *regs, bool at_exit);
+/* At any signal-delivery stop of t, with its siginfo: a SIGCHLD mrr sent
+ * t's process for a virtual tracee gets the siginfo the kernel would have
+ * sent (si and the task's are changed). */
+void rec_vptrace_sigchld(struct rtask *t, siginfo_t *si);
 /* At the entry of a traced syscall (registers read): true when t is held
  * at a syscall-entry stop for its tracer (PTRACE_SYSCALL). */
 bool rec_vptrace_entry(struct recorder *rec, struct rtask *t);
