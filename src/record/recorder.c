@@ -502,9 +502,10 @@ void rec_handle_wait(struct recorder *rec, struct rtask *t, int status)
 static void first_stop(struct recorder *rec, struct rtask *t)
 {
 	t->first_stop_seen = true;
-	if (t->released)
-		resume(rec, t, PTRACE_CONT, 0);
-	else
+	if (t->released) {
+		if (!rec_vptrace_first_stop(rec, t))
+			resume(rec, t, PTRACE_CONT, 0);
+	} else
 		t->held = true;
 }
 
@@ -520,12 +521,11 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	child = find_task(rec, cpid);
 	if (!child)
 		child = add_task(rec, cpid);
-	if (rec_vptrace_fork(rec, parent))
-		return;
 	child->parent = parent->t.tid;
 	child->started = parent->started;
 	child->sbuf_addr = parent->sbuf_addr;
 	rec_virt_inherit(child, parent);
+	rec_vptrace_fork(rec, parent, child);
 	child->released = true;
 	rec_sched_clone(rec, parent, child);
 	if (vfork)
@@ -536,7 +536,8 @@ static void on_fork_event(struct recorder *rec, struct rtask *parent,
 	parent->in_syscall = true;
 	if (child->held) {
 		child->held = false;
-		resume(rec, child, PTRACE_CONT, 0);
+		if (!rec_vptrace_first_stop(rec, child))
+			resume(rec, child, PTRACE_CONT, 0);
 	}
 	resume(rec, parent, PTRACE_SYSCALL, 0);
 }

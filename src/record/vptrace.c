@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sched.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -38,12 +39,13 @@
 
 /* Where a held tracee goes on when its tracer resumes it. */
 enum vp_stop {
-	VP_SIGNAL,	/* a signal-delivery stop: deliver, change or drop */
-	VP_ENTRY,	/* a syscall-entry stop: the entry is handled then */
-	VP_EXIT,	/* after a traced call's exit event */
-	VP_EXIT_CONT,	/* after a skipped call or an exec: PTRACE_CONT */
-	VP_EXEC_EVENT,	/* PTRACE_EVENT_EXEC, then maybe the exit stop */
-	VP_EXEC_SIGTRAP /* the SIGTRAP after a non-seized tracee's exec */
+	VP_SIGNAL,	 /* a signal-delivery stop: deliver, change or drop */
+	VP_ENTRY,	 /* a syscall-entry stop: the entry is handled then */
+	VP_EXIT,	 /* after a traced call's exit event */
+	VP_EXIT_CONT,	 /* after a skipped call or an exec: PTRACE_CONT */
+	VP_EXEC_EVENT,	 /* PTRACE_EVENT_EXEC, then maybe the exit stop */
+	VP_EXEC_SIGTRAP, /* the SIGTRAP after a non-seized tracee's exec */
+	VP_FIRST_SIGSTOP /* a new traced task's first stop (not seized) */
 };
 
 /* A tracee's side of the relationship. */
@@ -67,6 +69,8 @@ struct rec_vptrace {
 	bool attach_stop;  /* the SIGSTOP of PTRACE_ATTACH is on its way */
 	bool exec_trap;	   /* a SIGTRAP stop follows the exec's exit stop */
 	bool exec_sysexit; /* an exit stop follows the exec event stop */
+	bool first_stop;   /* a new task: it stops before it runs */
+	int fork_event;	   /* the status of a fork event to report, or 0 */
 	unsigned long eventmsg;
 };
 
@@ -413,6 +417,10 @@ static void resume_tracee(struct recorder *rec, struct rtask *t, int sig)
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	case VP_EXEC_SIGTRAP:
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+		return;
+	case VP_FIRST_SIGSTOP:
+		/* the SIGSTOP was mrr's pretence: nothing to deliver */
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	}
@@ -1168,6 +1176,16 @@ bool rec_vptrace_exit(struct recorder *rec, struct rtask *t, bool skipped)
 	v->entry_passed = false;
 	if (control || rec->stop_reason[0])
 		return false;
+	if (v->fork_event) {
+		/* the fork's event, then (PTRACE_SYSCALL) its exit stop */
+		int st = v->fork_event;
+
+		v->fork_event = 0;
+		v->exec_sysexit = true;
+		hold(rec, t, VP_EXEC_EVENT, st, true);
+		v->skipped_exit = skipped;
+		return true;
+	}
 	if (v->systrace) {
 		hold(rec, t, skipped ? VP_EXIT_CONT : VP_EXIT,
 		     sysstop_status(v), true);
@@ -1232,16 +1250,66 @@ bool rec_vptrace_exit_event(struct recorder *rec, struct rtask *t)
 	return true;
 }
 
-bool rec_vptrace_fork(struct recorder *rec, struct rtask *t)
+void rec_vptrace_fork(struct recorder *rec, struct rtask *t,
+		      struct rtask *child)
 {
-	if (!t->vp || !(t->vp->options & VP_O_FORKS))
+	struct rec_vptrace *v = t->vp, *cv;
+	uint64_t flags = 0;
+	unsigned long opt;
+	int ev;
+
+	(void)rec;
+	if (!v || !(v->options & VP_O_FORKS))
+		return;
+	if (t->nr == SYS_clone)
+		flags = t->args[0];
+	else if (t->nr == SYS_clone3 &&
+		 tracee_read_all(&t->t, t->args[0], &flags, 8) < 0)
+		flags = 0;
+	if (t->nr == SYS_vfork || (flags & CLONE_VFORK)) {
+		opt = PTRACE_O_TRACEVFORK;
+		ev = PTRACE_EVENT_VFORK;
+	} else if (t->nr == SYS_fork || (flags & 0xff) == SIGCHLD) {
+		opt = PTRACE_O_TRACEFORK;
+		ev = PTRACE_EVENT_FORK;
+	} else {
+		opt = PTRACE_O_TRACECLONE;
+		ev = PTRACE_EVENT_CLONE;
+	}
+	if (!(v->options & opt) ||
+	    (t->nr == SYS_clone && (flags & CLONE_UNTRACED)))
+		return;
+	cv = calloc(1, sizeof(*cv));
+	if (!cv)
+		mrr_fatal("out of memory");
+	cv->tracer = v->tracer;
+	cv->tracer_tid = v->tracer_tid;
+	cv->seized = v->seized;
+	cv->options = v->options;
+	cv->first_stop = true;
+	child->vp = cv;
+	v->fork_event = trap_status(SIGTRAP | (ev << 8));
+	v->eventmsg = (unsigned long)child->t.tid;
+	mrr_debug("vptrace: pid %d's new task %d is traced by pid %d too",
+		  t->t.tid, child->t.tid, v->tracer);
+}
+
+bool rec_vptrace_first_stop(struct recorder *rec, struct rtask *t)
+{
+	struct rec_vptrace *v = t->vp;
+
+	if (!v || !v->first_stop)
 		return false;
-	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
-		 "pid %d, traced by pid %d with PTRACE_O_TRACEFORK, "
-		 "PTRACE_O_TRACEVFORK or PTRACE_O_TRACECLONE, made a new "
-		 "task at event %llu; tracing the children of a traced task "
-		 "is not emulated, so the recording stops here",
-		 t->t.tid, t->vp->tracer, (unsigned long long)ev_count(rec));
+	v->first_stop = false;
+	if (v->seized) {
+		hold(rec, t, VP_EXIT_CONT,
+		     trap_status(SIGTRAP | (PTRACE_EVENT_STOP << 8)), false);
+		return true;
+	}
+	hold(rec, t, VP_FIRST_SIGSTOP, trap_status(SIGSTOP), false);
+	memset(&v->si, 0, sizeof(v->si));
+	v->si.si_signo = SIGSTOP;
+	v->si.si_code = SI_KERNEL;
 	return true;
 }
 

@@ -67,9 +67,16 @@ bool rec_vptrace_exec(struct recorder *rec, struct rtask *t);
 /* At the entry of t's exit or exit_group: true when t is held at a
  * PTRACE_EVENT_EXIT stop for its tracer. */
 bool rec_vptrace_exit_event(struct recorder *rec, struct rtask *t);
-/* At a fork event of t: true when the recording stopped (a traced task
- * whose tracer asked to trace its children). */
-bool rec_vptrace_fork(struct recorder *rec, struct rtask *t);
+/* At a fork event of t, its new task child known (not running yet): when
+ * t's tracer follows this kind of new task (PTRACE_O_TRACEFORK, VFORK,
+ * CLONE), child gets the same tracer and stops before it runs
+ * (rec_vptrace_first_stop), and t stops for the event at the call's
+ * exit. */
+void rec_vptrace_fork(struct recorder *rec, struct rtask *t,
+		      struct rtask *child);
+/* A new task's first stop, once it may run: true when it is held there
+ * for its tracer. */
+bool rec_vptrace_first_stop(struct recorder *rec, struct rtask *t);
 /* t ends (status: its wait status) or is removed: its tracer is told, its
  * tracees are let go, waiting tracers wake. */
 void rec_vptrace_gone(struct recorder *rec, struct rtask *t, int status);

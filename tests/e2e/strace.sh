@@ -4,7 +4,8 @@
 #
 #   strace.sh --mrr PATH
 #
-# Records `strace -f -o FILE /bin/echo hi` and `strace -qq true`, with and
+# Records `strace -f -o FILE /bin/echo hi`, `strace -f` of a shell that
+# forks and vforks (its children are followed), and `strace -qq true`, with and
 # without the syscall buffer, and replays each: both must exit 0, print
 # the same stdout and stderr (strace's own lines included), and the
 # recording's strace log must show echo's execve and its write of "hi".
@@ -58,6 +59,9 @@ grep -qx hi "$T/echo-buffer-rec.out" || fail "echo did not print hi"
 grep -q 'execve("/bin/echo", \["/bin/echo", "hi"\]' "$T/echo.log" &&
 	grep -q 'write(1, "hi\\n", 3) *= 3' "$T/echo.log" ||
 	fail "strace's log lacks echo's execve or write"
+check sh "$strace" -f -o "$T/sh.log" sh -c 'echo a | cat; /bin/true'
+[ "$(grep -c '+++ exited with 0 +++' "$T/sh.log")" -ge 3 ] ||
+	fail "strace -f did not follow sh's children"
 check true "$strace" -qq true
 grep -q 'exit_group(0)' "$T/true-nobuf-rec.err" ||
 	fail "strace -qq true did not show true's exit_group"
