@@ -70,6 +70,8 @@ const char *dump_sched_reason(int64_t reason)
 		return "held for output order";
 	case MRR_SCHED_EXITS:
 		return "the leader exits";
+	case MRR_SCHED_BUFFERED:
+		return "it blocked in a buffered call";
 	}
 	return "unknown reason";
 }

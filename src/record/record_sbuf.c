@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -68,45 +69,48 @@ static void corrupted(struct recorder *rec, struct rtask *t, const char *why)
 		 (unsigned long long)mrr_trace_writer_events(rec->w));
 }
 
-void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
+/* The task whose offset says how much of t's buffer is in the trace
+ * already (rec_sbuf_flush_busy): t itself, or a CLONE_VM task that buffers
+ * into the same buffer (abi.h) and flushed it while blocked; NULL when
+ * none did. */
+static struct rtask *flushed_by(struct recorder *rec, struct rtask *t)
+{
+	struct rtask *p;
+
+	if (t->sbuf_flushed || !rec->sbuf_partial)
+		return t->sbuf_flushed ? t : NULL;
+	for (p = rec->tasks; p; p = p->next)
+		if (p != t && p->sbuf_flushed && p->sbuf_addr == t->sbuf_addr &&
+		    syscall(SYS_kcmp, p->t.tid, t->t.tid, KCMP_VM, 0, 0) == 0)
+			return p;
+	return NULL;
+}
+
+/* Writes t's records [from, h->used) as one MRR_EV_BUFFER event. Returns
+ * 0, or -1 when it stopped the recording. */
+static int write_records(struct recorder *rec, struct rtask *t,
+			 const struct mrr_syscallbuf_hdr *h, uint32_t from)
 {
 	static uint8_t *recs;
-	struct mrr_syscallbuf_hdr h;
 	struct mrr_event ev = {0};
 	struct capture c = {0};
 	const struct mrr_syscallbuf_rec *r;
 	const uint8_t *data;
+	uint32_t len = h->used - from;
 	size_t off = 0;
-	uint32_t n = 0, zero = 0;
+	uint32_t n = 0;
 	char err[160];
 	int k;
 
-	if (!t->sbuf_addr)
-		return;
-	if (tracee_read_all(&t->t, t->sbuf_addr, &h, sizeof(h)) < 0) {
-		corrupted(rec, t, "its header cannot be read");
-		return;
-	}
-	if (h.magic != MRR_SYSCALLBUF_MAGIC ||
-	    h.abi != MRR_SYSCALLBUF_ABI_VERSION) {
-		corrupted(rec, t, "bad magic or version");
-		return;
-	}
-	if (h.used == 0 || h.busy)
-		return;
-	if (h.used > MRR_SYSCALLBUF_SIZE - sizeof(h)) {
-		corrupted(rec, t, "record bytes exceed the buffer");
-		return;
-	}
 	if (!recs && !(recs = malloc(MRR_SYSCALLBUF_SIZE)))
-		return;
-	if (tracee_read_all(&t->t, t->sbuf_addr + sizeof(h), recs, h.used) <
-	    0) {
+		return -1;
+	if (tracee_read_all(&t->t, t->sbuf_addr + sizeof(*h) + from, recs,
+			    len) < 0) {
 		corrupted(rec, t, "its records cannot be read");
-		return;
+		return -1;
 	}
-	while ((k = sbuf_next(recs, h.used, &off, &r, &data, err,
-			      sizeof(err))) > 0) {
+	while ((k = sbuf_next(recs, len, &off, &r, &data, err, sizeof(err))) >
+	       0) {
 		n++;
 		/* The library never buffers a call on mrr's page: this one
 		 * came from the program's own code. */
@@ -121,31 +125,103 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
 				 t->t.tid, (unsigned long long)MRR_PAGE_ADDR,
 				 (unsigned long long)mrr_trace_writer_events(
 					 rec->w));
-			return;
+			return -1;
 		}
 		rec_status_mend_record(rec, t, r, (uint8_t *)data);
 	}
 	if (k < 0) {
 		corrupted(rec, t, err);
-		return;
+		return -1;
 	}
-	if (rec_sbuf_check_mprotects(t->t.tid, t->sbuf_addr, recs, h.used, err,
+	if (rec_sbuf_check_mprotects(t->t.tid, t->sbuf_addr, recs, len, err,
 				     sizeof(err))) {
 		corrupted(rec, t, err);
-		return;
+		return -1;
 	}
-	capture_extra(&c, recs, h.used);
+	capture_extra(&c, recs, len);
 	ev.kind = MRR_EV_BUFFER;
 	ev.tid = t->t.tid;
-	ev.args[0] = h.used;
+	ev.args[0] = len;
 	ev.args[1] = n;
 	rec_write_event(rec, t, &ev, &c);
 	free(c.extra);
+	return 0;
+}
+
+/* Reads and checks t's buffer header. Returns 0, or -1 when it stopped the
+ * recording. */
+static int read_header(struct recorder *rec, struct rtask *t,
+		       struct mrr_syscallbuf_hdr *h)
+{
+	if (tracee_read_all(&t->t, t->sbuf_addr, h, sizeof(*h)) < 0) {
+		corrupted(rec, t, "its header cannot be read");
+		return -1;
+	}
+	if (h->magic != MRR_SYSCALLBUF_MAGIC ||
+	    h->abi != MRR_SYSCALLBUF_ABI_VERSION) {
+		corrupted(rec, t, "bad magic or version");
+		return -1;
+	}
+	if (h->used > MRR_SYSCALLBUF_SIZE - sizeof(*h)) {
+		corrupted(rec, t, "record bytes exceed the buffer");
+		return -1;
+	}
+	return 0;
+}
+
+void rec_sbuf_flush(struct recorder *rec, struct rtask *t)
+{
+	struct mrr_syscallbuf_hdr h;
+	struct rtask *by;
+	uint32_t zero = 0, from = 0;
+
+	if (!t->sbuf_addr)
+		return;
+	if (read_header(rec, t, &h) < 0 || h.used == 0 || h.busy)
+		return;
+	by = flushed_by(rec, t);
+	if (by) {
+		from = by->sbuf_flushed;
+		if (h.used < from) {
+			corrupted(rec, t, "fewer records than were flushed");
+			return;
+		}
+	}
+	if (h.used > from && write_records(rec, t, &h, from) < 0)
+		return;
+	if (by) {
+		by->sbuf_flushed = 0;
+		rec->sbuf_partial--;
+	}
 	if (tracee_write_all(&t->t,
 			     t->sbuf_addr +
 				     offsetof(struct mrr_syscallbuf_hdr, used),
 			     &zero, sizeof(zero)) < 0)
 		corrupted(rec, t, "it cannot be reset");
+}
+
+void rec_sbuf_flush_busy(struct recorder *rec, struct rtask *t)
+{
+	struct mrr_syscallbuf_hdr h;
+	struct rtask *by;
+	uint32_t from = 0;
+
+	if (!t->sbuf_addr || read_header(rec, t, &h) < 0)
+		return;
+	by = flushed_by(rec, t);
+	if (by)
+		from = by->sbuf_flushed;
+	if (h.used < from) {
+		corrupted(rec, t, "fewer records than were flushed");
+		return;
+	}
+	if (h.used == from || write_records(rec, t, &h, from) < 0)
+		return;
+	if (!by) {
+		by = t;
+		rec->sbuf_partial++;
+	}
+	by->sbuf_flushed = h.used;
 }
 
 /* Adds bits to the buffer's no_probe (abi.h). */

@@ -935,11 +935,13 @@ int mrr_record(const struct record_opts *o)
 		if (pid < 0) {
 			if (errno == EINTR) {
 				rec_sched_check(&rec);
+				rec_watch_check(&rec);
 				continue;
 			}
 			mrr_fatal("waitpid failed with %d tasks left: %s",
 				  rec.ntasks, strerror(errno));
 		}
+		rec_watch_stop();
 		t = find_task(&rec, pid);
 		if (!t) {
 			if (!WIFSTOPPED(status))

@@ -2,6 +2,7 @@
 #ifndef MRR_RECORD_RTASK_H
 #define MRR_RECORD_RTASK_H
 
+#include "core/bpcount.h"
 #include "core/tracee.h"
 #include "mrr/trace.h"
 
@@ -136,7 +137,15 @@ struct rtask {
 	 * stop is the handler's first instruction, before any user code */
 	bool entering_handler;
 	uint64_t sbuf_addr; /* registered syscall buffer, or 0 */
-	uint64_t shm_size;  /* shmdt in progress: the mapping's size */
+	/* bytes of the buffer's records written to the trace while the task
+	 * blocked inside a buffered call (rec_sbuf_flush_busy), or 0 */
+	uint32_t sbuf_flushed;
+	/* it gave up the slot blocked in a buffered call: this counter stops
+	 * it where the call returns (sbuf_block.c) */
+	bool sbuf_ret_armed;
+	struct bpcount sbuf_ret;
+	uint64_t sbuf_check_ms; /* when the stall check last looked */
+	uint64_t shm_size;	/* shmdt in progress: the mapping's size */
 	/* What the program sees of the settings mrr changes for itself
 	 * (record_virt.c); inherited at fork, kept across exec. */
 	struct rec_virt {
@@ -207,6 +216,7 @@ struct recorder {
 	uint64_t park_clock;  /* orders parked stops */
 	unsigned long sched_switches; /* slot changes between threads */
 	bool sched_armed;	      /* the stall timer runs */
+	int sbuf_partial;	      /* tasks with sbuf_flushed set (a hint) */
 };
 
 /* recorder.c: handles one ptrace stop of t (which holds its group's slot)
@@ -389,6 +399,33 @@ void rec_sbuf_flush(struct recorder *rec, struct rtask *t);
 int64_t rec_sbuf_register(struct recorder *rec, struct rtask *t);
 void rec_sbuf_no_probe(struct rtask *t);
 void rec_sbuf_trace_next(struct rtask *t);
+/* t is blocked inside a buffered call (its buffer busy): writes the
+ * records it committed before that call, without resetting the buffer;
+ * the next rec_sbuf_flush writes only those that came after. */
+void rec_sbuf_flush_busy(struct recorder *rec, struct rtask *t);
+
+/* sbuf_block.c: a runner blocked inside a buffered call. */
+/* Called by the stall check for the runner t, in S or D state without a
+ * stop for a while and outside traced calls: true when t is blocked in an
+ * untraced call of its syscall buffer and gave up the slot here (its
+ * records and an MRR_EV_SCHED written, a stop armed where the call
+ * returns); the caller hands the slot over. */
+bool rec_sbuf_block_check(struct recorder *rec, struct rtask *t);
+/* Every stop of t first: 1 when it is the stop where t's blocked buffered
+ * call returned (mrr's own: resume t without a signal once it has the
+ * slot), else 0. */
+int rec_sbuf_block_stop(struct recorder *rec, struct rtask *t, int status);
+/* t is gone or exec'd: drops its counter and its flushed offset. */
+void rec_sbuf_block_gone(struct recorder *rec, struct rtask *t);
+/* At the end of the recording: debug counts (and MRR_PREEMPT_STATS). */
+void rec_sbuf_block_stats(void);
+
+/* rec_watch.c: the recording's watchdog. rec_watch_stop: the main loop
+ * took a stop (or an exit) from waitpid. rec_watch_check: at each tick of
+ * the scheduler's timer; reports once on stderr when no task has stopped
+ * for MRR_RECORD_QUIET seconds (default 10) and none runs. */
+void rec_watch_stop(void);
+void rec_watch_check(struct recorder *rec);
 
 /* seccomp_guard.c */
 /* At t's seccomp stop: refuses what mrr cannot record (a syscall made from

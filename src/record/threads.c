@@ -342,6 +342,22 @@ void rec_sched_stop(struct recorder *rec, struct rtask *t, int status)
 	struct rgroup *g = t->grp;
 	bool asked;
 
+	if (rec_sbuf_block_stop(rec, t, status)) {
+		/* back from a buffered call it blocked in: it goes on from
+		 * there once it has the slot (sbuf_block.c) */
+		t->blocked = false;
+		if (g && g->runner && g->runner != t) {
+			t->preempted = true;
+			park(rec, t, 0);
+			return;
+		}
+		if (g)
+			new_runner(g, t);
+		if (ptrace(PTRACE_CONT, t->t.tid, 0, 0) < 0 && errno != ESRCH)
+			mrr_fatal("ptrace resume of pid %d failed: %s",
+				  t->t.tid, strerror(errno));
+		return;
+	}
 	if (!g) {
 		rec_dispatch_stop(rec, t, status);
 		return;
@@ -421,6 +437,7 @@ void rec_sched_exec(struct recorder *rec, struct rtask *t)
 	struct rgroup *g = t->grp;
 
 	t->tgid = t->t.tid;
+	rec_sbuf_block_gone(rec, t);
 	if (!g || g->nmembers == 1)
 		return;
 	group_leave(t);
@@ -435,6 +452,7 @@ void rec_sched_gone(struct recorder *rec, struct rtask *t)
 	bool was_runner = t->grp && t->grp->runner == t;
 	pid_t tid = t->t.tid;
 
+	rec_sbuf_block_gone(rec, t);
 	g = group_leave(t);
 	if (g && was_runner)
 		hand_over(rec, g, tid, "exited");
@@ -468,9 +486,11 @@ void rec_sched_arm(struct recorder *rec)
 	for (t = rec->tasks; t && !want; t = t->next)
 		if (t->parked && t->grp && t->grp->runner)
 			want = true;
-	if (want == rec->sched_armed)
+	/* without a task waiting for a slot, a slow tick still comes, for
+	 * the watchdog (rec_watch.c) */
+	if (installed && want == rec->sched_armed)
 		return;
-	if (want && !installed) {
+	if (!installed) {
 		struct sigaction sa = {0};
 
 		sa.sa_handler = on_alarm; /* no SA_RESTART */
@@ -479,6 +499,8 @@ void rec_sched_arm(struct recorder *rec)
 	}
 	if (want)
 		it.it_value.tv_usec = it.it_interval.tv_usec = TICK_MS * 1000;
+	else
+		it.it_value.tv_sec = it.it_interval.tv_sec = 1;
 	setitimer(ITIMER_REAL, &it, NULL);
 	rec->sched_armed = want;
 }
@@ -547,9 +569,22 @@ void rec_sched_check(struct recorder *rec)
 			continue;
 		st = proc_task_state(t->t.tid);
 		if (st == 'S' || st == 'D') {
-			if (!t->in_syscall ||
-			    now - g->last_stop_ms < STALL_CHECK_MS)
+			if (now - g->last_stop_ms < STALL_CHECK_MS)
 				continue;
+			if (!t->in_syscall) {
+				/* blocked in a buffered call, maybe (looked
+				 * at once per stall period) */
+				if (now - t->sbuf_check_ms < STALL_CHECK_MS)
+					continue;
+				t->sbuf_check_ms = now;
+				if (!rec_sbuf_block_check(rec, t))
+					continue;
+				t->blocked = true;
+				g->runner = NULL;
+				hand_over(rec, g, t->t.tid,
+					  "blocked in a buffered call");
+				return;
+			}
 			/* waits in a call the table does not list; a call
 			 * whose event is written already (fork, exec) needs
 			 * no sched event: the replay leaves it in the kernel */
@@ -584,10 +619,10 @@ void rec_sched_end(struct recorder *rec)
 	struct rec_spin_stats sp;
 	const char *v;
 
-	if (rec->sched_armed)
-		setitimer(ITIMER_REAL, &it, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
 	rec->sched_armed = false;
 	mrr_debug("threads: %lu switches between threads", rec->sched_switches);
+	rec_sbuf_block_stats();
 	rec_spin_stats(&sp);
 	v = getenv("MRR_PREEMPT_STATS");
 	if (v && strcmp(v, "1") == 0 && sp.probes)

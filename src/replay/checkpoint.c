@@ -518,6 +518,10 @@ int checkpoint_take(struct checkpoints *s, struct checkpoint **out)
 				      t->rec_tid);
 		if (t->held && (err = unhold(s, t)) < 0)
 			return err;
+		if (t->sbuf_parked)
+			return refuse(s, -EAGAIN,
+				      "pid %d is held inside a buffered call",
+				      t->rec_tid);
 		/* a signal is delivered there from that very stop, which the
 		 * injected fork would turn into a syscall stop */
 		if (t->at_point)

@@ -49,6 +49,12 @@ struct ptask {
 	 * ptask_next_stop returns held_status without resuming it */
 	bool held;
 	int held_status;
+	/* stopped at the traced call its wrapper made for want of a record,
+	 * where it blocked inside a buffered call at record (an MRR_EV_SCHED
+	 * of reason MRR_SCHED_BUFFERED): ptask_resume answers that call with
+	 * MRR_SYSCALLBUF_RETRY, so that the library looks for its records
+	 * again (syscallbuf/abi.h) */
+	bool sbuf_parked;
 };
 
 #define RECENT_EVENTS 10
@@ -190,5 +196,9 @@ void replay_syscall(struct replayer *rp, struct ptask *t);
 /* Continues a task from a seccomp stop through the syscall to its exit
  * stop. Returns 0 or -1 (reported). */
 int run_to_exit(struct replayer *rp, struct ptask *t);
+/* sched.c: t is sbuf_parked and about to be resumed: its traced call is
+ * skipped with the result MRR_SYSCALLBUF_RETRY. Returns 0, or -1 after
+ * reporting. */
+int replay_sbuf_retry(struct replayer *rp, struct ptask *t);
 
 #endif

@@ -551,6 +551,8 @@ int ptask_resume(struct replayer *rp, struct ptask *t, int req)
 {
 	if (!t->stopped)
 		return 0;
+	if (t->sbuf_parked && replay_sbuf_retry(rp, t) < 0)
+		return -1;
 	if (t->skip_exit) {
 		struct user_regs_struct r;
 

@@ -4,14 +4,67 @@
  * entry of a syscall (FORMAT.md 7.8). Here that task is brought to that
  * entry and left stopped there (held); its own event for the call, later
  * in the trace, takes it from there (ptask_next_stop returns the held
- * stop). */
+ * stop). A task that blocked inside a buffered call is brought to the
+ * traced call its wrapper makes at replay instead (sched_buffered). */
 #include "core/events.h"
 #include "replay/ptask.h"
+#include "syscallbuf/abi.h"
 #include "syscalls/table.h"
 
 #include <inttypes.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+
+/* MRR_SCHED_BUFFERED: at record the task blocked inside a buffered call
+ * and let the others run; its records up to that call were loaded before
+ * this event. Its wrapper finds no record for the call and makes it
+ * traced: the task is left at that call's stop until its turn comes back
+ * (ptask.h, sbuf_parked). The call the library blocked in at record may be
+ * one of its own looks before the call (an fstat), so the number is not
+ * checked: the records consumed to the last are. */
+static void sched_buffered(struct replayer *rp, struct ptask *t, int status)
+{
+	const struct mrr_event *ev = &rp->ev;
+	const char *was = mrr_syscall_name(ev->nr);
+
+	if (!WIFSTOPPED(status) || (status >> 16) != PTRACE_EVENT_SECCOMP) {
+		diverge(rp, t,
+			"expected thread %d to run its buffered calls up to "
+			"the one it blocked in (%s) and let another thread "
+			"run, it stopped with status 0x%x",
+			ev->tid, was ? was : "a syscall", status);
+		return;
+	}
+	if (replay_sbuf_check_consumed(rp, t) < 0)
+		return;
+	t->sbuf_parked = true;
+}
+
+int replay_sbuf_retry(struct replayer *rp, struct ptask *t)
+{
+	struct user_regs_struct r;
+
+	t->sbuf_parked = false;
+	if (tracee_get_regs(&t->t, &r) < 0)
+		goto fail;
+	r.orig_rax = (uint64_t)-1;
+	r.rax = (uint64_t)MRR_SYSCALLBUF_RETRY;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		goto fail;
+	if (rp->lazy_exit) {
+		t->skip_exit = true;
+		t->at_exit = true;
+		return 0;
+	}
+	if (run_to_exit(rp, t) < 0 || tracee_get_regs(&t->t, &r) < 0)
+		goto fail;
+	r.rax = (uint64_t)MRR_SYSCALLBUF_RETRY;
+	if (tracee_set_regs(&t->t, &r) == 0)
+		return 0;
+fail:
+	diverge(rp, t, "cannot resume the buffered call it blocked in");
+	return -1;
+}
 
 void replay_sched(struct replayer *rp, struct ptask *t)
 {
@@ -22,6 +75,10 @@ void replay_sched(struct replayer *rp, struct ptask *t)
 
 	if (ptask_next_stop(rp, t, &status) < 0)
 		return;
+	if (ev->result == MRR_SCHED_BUFFERED) {
+		sched_buffered(rp, t, status);
+		return;
+	}
 	if (!WIFSTOPPED(status) || (status >> 16) != PTRACE_EVENT_SECCOMP ||
 	    tracee_get_regs(&t->t, &regs) < 0) {
 		diverge(rp, t,

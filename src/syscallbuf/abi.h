@@ -74,6 +74,18 @@
  *   the bytes in the record and the program's memory before the program
  *   uses them. The replay makes the same flush after a record with the
  *   flag.
+ * - A task that blocks inside a buffered call at record (the kernel holds
+ *   its untraced call until another recorded task acts: a fanotify
+ *   permission event, FUSE, a drained pipe) gives up its group's slot
+ *   there: mrr writes the records committed before that call (the buffer
+ *   is busy, so mrr remembers how far it wrote and leaves hdr.used alone)
+ *   and an MRR_EV_SCHED of reason MRR_SCHED_BUFFERED, and stops the task
+ *   where the untraced call returns, by itself (a breakpoint counter), not
+ *   through the library. At replay the task runs through those records;
+ *   its call finds none and makes the traced call, where mrr holds it. When
+ *   the task's turn comes back, mrr loads its next records and answers
+ *   that traced call with MRR_SYSCALLBUF_RETRY: the library starts the
+ *   call again and takes its record.
  * - The recorded program can write anywhere in the buffer. mrr treats it as
  *   untrusted: every size, offset and count is checked, and a corrupted
  *   buffer ends the recording with an error.
@@ -84,9 +96,19 @@
 #include <stdint.h>
 
 /* 2: buffered mprotect, and the MRR_SYSCALLBUF_REC_MEND flag (a read of a
- * /proc status file, flushed at once). The replay's library must make the
- * same choices as the recording's, so a replay refuses another version. */
-#define MRR_SYSCALLBUF_ABI_VERSION 2
+ * /proc status file, flushed at once). 3: a replayed call without a record
+ * takes MRR_SYSCALLBUF_RETRY from its traced call as "look again" (a task
+ * that blocked inside a buffered call at record). The replay's library
+ * must make the same choices as the recording's, so a replay refuses
+ * another version. */
+#define MRR_SYSCALLBUF_ABI_VERSION 3
+
+/* What mrr's replay answers the traced call of a wrapper that found no
+ * record, when the task blocked inside that buffered call at record and
+ * gave up its slot there (MRR_SCHED_BUFFERED): the records of the call
+ * and after are loaded now, and the wrapper starts again. No kernel
+ * returns this value (-4095). */
+#define MRR_SYSCALLBUF_RETRY (-4095L)
 
 /* Syscall numbers no kernel uses, intercepted by mrr at their seccomp stop. */
 #define MRR_SYSCALL_REGISTER 0x6d7200 /* ("mr") */

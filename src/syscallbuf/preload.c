@@ -414,7 +414,9 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	if (avail > SB_CAPACITY)
 		avail = SB_CAPACITY;
 	/* No record: at record this call was traced (every traced syscall
-	 * flushed the buffer before it), so it is traced now too. */
+	 * flushed the buffer before it), so it is traced now too; or it
+	 * blocked there and mrr held it at this traced call, until it loaded
+	 * the records that came after (abi.h): the caller looks again. */
 	if (used >= avail)
 		return sb_traced(c);
 	rec = sb_rec_at(hdr, used);
@@ -450,7 +452,21 @@ static long sb_replay(volatile struct mrr_syscallbuf_hdr *hdr,
 	return res;
 }
 
+static long sb_run_once(const struct sb_call *c);
+
 long sb_run_body(const struct sb_call *c)
+{
+	long res;
+
+	/* Only mrr's replay answers MRR_SYSCALLBUF_RETRY, and only to the
+	 * traced call of a replayed wrapper without a record (abi.h). */
+	while ((res = sb_run_once(c)) == MRR_SYSCALLBUF_RETRY && sb_hdr &&
+	       sb_hdr->replaying)
+		;
+	return res;
+}
+
+static long sb_run_once(const struct sb_call *c)
 {
 	volatile struct mrr_syscallbuf_hdr *hdr = sb_buffer();
 	uint32_t used;
