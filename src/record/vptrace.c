@@ -16,6 +16,7 @@
 #include "record/rtask.h"
 #include "record/signals.h"
 #include "syscallbuf/abi.h"
+#include "syscalls/table.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -39,13 +40,14 @@
 
 /* Where a held tracee goes on when its tracer resumes it. */
 enum vp_stop {
-	VP_SIGNAL,	 /* a signal-delivery stop: deliver, change or drop */
-	VP_ENTRY,	 /* a syscall-entry stop: the entry is handled then */
-	VP_EXIT,	 /* after a traced call's exit event */
-	VP_EXIT_CONT,	 /* after a skipped call or an exec: PTRACE_CONT */
-	VP_EXEC_EVENT,	 /* PTRACE_EVENT_EXEC, then maybe the exit stop */
-	VP_EXEC_SIGTRAP, /* the SIGTRAP after a non-seized tracee's exec */
-	VP_FIRST_SIGSTOP /* a new traced task's first stop (not seized) */
+	VP_SIGNAL,	   /* a signal-delivery stop: deliver, change or drop */
+	VP_ENTRY,	   /* a syscall-entry stop: the entry is handled then */
+	VP_EXIT,	   /* after a traced call's exit event */
+	VP_EXIT_CONT,	   /* after a skipped call or an exec: PTRACE_CONT */
+	VP_EXEC_EVENT,	   /* PTRACE_EVENT_EXEC, then maybe the exit stop */
+	VP_EXEC_SIGTRAP,   /* the SIGTRAP after a non-seized tracee's exec */
+	VP_FIRST_SIGSTOP,  /* a new traced task's first stop (not seized) */
+	VP_ENTRY_INTERRUPT /* PTRACE_INTERRUPT at a call that may block */
 };
 
 /* A tracee's side of the relationship. */
@@ -70,7 +72,9 @@ struct rec_vptrace {
 	bool exec_trap;	   /* a SIGTRAP stop follows the exec's exit stop */
 	bool exec_sysexit; /* an exit stop follows the exec event stop */
 	bool first_stop;   /* a new task: it stops before it runs */
-	int fork_event;	   /* the status of a fork event to report, or 0 */
+	bool kicked;   /* blocked in a call, interrupted for PTRACE_INTERRUPT */
+	bool at_entry; /* held at a syscall's entry stop (its seccomp stop) */
+	int fork_event; /* the status of a fork event to report, or 0 */
 	unsigned long eventmsg;
 };
 
@@ -333,6 +337,7 @@ static void hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 	v->kind = kind;
 	v->status = status;
 	v->at_event = at_event;
+	v->at_entry = false;
 	v->skipped_exit = false;
 	if (tracee_get_regs(&t->t, &v->regs) < 0)
 		memset(&v->regs, 0, sizeof(v->regs));
@@ -419,6 +424,9 @@ static void resume_tracee(struct recorder *rec, struct rtask *t, int sig)
 	case VP_EXEC_SIGTRAP:
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
+	case VP_ENTRY_INTERRUPT:
+		rec_syscall_entry(rec, t);
+		return;
 	case VP_FIRST_SIGSTOP:
 		/* the SIGSTOP was mrr's pretence: nothing to deliver */
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
@@ -443,6 +451,27 @@ static void detach(struct rtask *x)
 {
 	free(x->vp);
 	x->vp = NULL;
+}
+
+/* x is held at a syscall's entry stop, after user code: an event marks
+ * the point (its buffered calls first), the replay's x stops there too
+ * (an MRR_EV_SCHED event drives a task to its call's entry stop and holds
+ * it), and the tracer's writes can be repeated at the same state. */
+static void mark_entry(struct recorder *rec, struct rtask *x)
+{
+	struct mrr_event ev = {0};
+	struct capture c = {0};
+
+	rec_sbuf_flush(rec, x);
+	ev.kind = MRR_EV_SCHED;
+	ev.tid = x->t.tid;
+	ev.ip = x->entry_regs.rip;
+	ev.nr = x->nr;
+	memcpy(ev.args, x->args, sizeof(ev.args));
+	ev.result = MRR_SCHED_HELD;
+	rec_write_event(rec, x, &ev, &c);
+	x->vp->at_event = true;
+	x->vp->at_entry = false;
 }
 
 /* The requests of a tracer on a tracee of its that is held. */
@@ -491,12 +520,13 @@ static void request(struct recorder *rec, struct rtask *t, struct rtask *x)
 		return;
 	case PTRACE_POKETEXT:
 	case PTRACE_POKEDATA:
+		if (!v->at_event && v->at_entry)
+			mark_entry(rec, x);
 		if (!v->at_event) {
 			refuse(rec, t,
 			       "a write into a tracee stopped where it ran "
-			       "code "
-			       "since its last event (a syscall entry, a "
-			       "fault) is not emulated");
+			       "code since its last event (at a fault, or "
+			       "before it first ran) is not emulated");
 			return;
 		}
 		if (ptrace(PTRACE_POKEDATA, x->t.tid, a[2], a[3]) < 0) {
@@ -864,9 +894,14 @@ void rec_vptrace_call(struct recorder *rec, struct rtask *t)
 		}
 		if (!x->vp->held) {
 			/* it stops at its next syscall's exit, where the
-			 * replay finds it again */
+			 * replay finds it again, or at the entry of a call
+			 * that may block; one blocked in a call already is
+			 * interrupted there (rec_vptrace_wait_exit) */
 			x->vp->interrupt = true;
 			rec_sbuf_trace_next(x);
+			if (x->in_syscall &&
+			    ptrace(PTRACE_INTERRUPT, x->t.tid, 0, 0) == 0)
+				x->vp->kicked = true;
 		}
 		answer(rec, t, 0, 0, NULL, 0);
 		return;
@@ -1034,6 +1069,27 @@ static bool reportable(struct recorder *rec, struct rtask *t)
 	return false;
 }
 
+/* A tracee interrupted in a call for PTRACE_INTERRUPT: when the call was
+ * cut short (-ERESTART*), it is set back to make the call again and held
+ * there, at the stop, with nothing recorded. */
+static bool interrupted_call(struct recorder *rec, struct rtask *t)
+{
+	struct user_regs_struct r;
+
+	t->vp->kicked = false;
+	if (tracee_get_regs(&t->t, &r) < 0 || (int64_t)r.rax < -516 ||
+	    (int64_t)r.rax > -512)
+		return false;
+	r.rip -= 2;
+	r.rax = r.orig_rax;
+	if (tracee_set_regs(&t->t, &r) < 0)
+		return false;
+	/* it stops at the call's entry, made again (rec_vptrace_entry) */
+	t->vp->interrupt = true;
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	return true;
+}
+
 bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t)
 {
 	struct rec_vwait *w = t->vw;
@@ -1041,6 +1097,9 @@ bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t)
 	int64_t result;
 	bool any = false;
 	struct rtask *x;
+
+	if (t->vp && t->vp->kicked && interrupted_call(rec, t))
+		return true;
 
 	if (!w || (!w->forced && !w->kicked) ||
 	    (t->nr != SYS_wait4 && t->nr != SYS_waitid))
@@ -1153,10 +1212,21 @@ bool rec_vptrace_entry(struct recorder *rec, struct rtask *t)
 {
 	struct rec_vptrace *v = t->vp;
 
-	if (!v || !v->systrace || v->entry_passed ||
+	if (!v ||
 	    (t->nr >= MRR_SYSCALL_REGISTER && t->nr <= MRR_SYSCALL_DESYNC))
 		return false;
+	if (v->interrupt && t->nr != SYS_sched_yield &&
+	    mrr_syscall_may_block(t->nr, t->args)) {
+		v->interrupt = false;
+		hold(rec, t, VP_ENTRY_INTERRUPT,
+		     trap_status(SIGTRAP | (PTRACE_EVENT_STOP << 8)), false);
+		v->at_entry = true;
+		return true;
+	}
+	if (!v->systrace || v->entry_passed)
+		return false;
 	hold(rec, t, VP_ENTRY, sysstop_status(v), false);
+	v->at_entry = true;
 	return true;
 }
 
@@ -1247,6 +1317,7 @@ bool rec_vptrace_exit_event(struct recorder *rec, struct rtask *t)
 	v->eventmsg = (t->args[0] & 0xff) << 8;
 	hold(rec, t, VP_EXIT_CONT,
 	     trap_status(SIGTRAP | (PTRACE_EVENT_EXIT << 8)), false);
+	v->at_entry = true;
 	return true;
 }
 

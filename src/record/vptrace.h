@@ -32,10 +32,12 @@ void rec_vptrace_call(struct recorder *rec, struct rtask *t);
  * when the call runs; when it could wait for a virtual tracee, it runs
  * with WNOHANG added, and rec_vptrace_wait_exit decides at its exit. */
 bool rec_vptrace_wait_entry(struct recorder *rec, struct rtask *t);
-/* At the exit stop of that call, before its event is written: true when
- * nothing was there to report and the program did not ask WNOHANG: t is
- * then set back to make the call again (nothing is recorded) and held
- * until one of its virtual tracees stops or a task ends. */
+/* At the exit stop of any traced call of t, before its event is written:
+ * true when that wait had nothing to report and the program did not ask
+ * WNOHANG: t is then set back to make the call again (nothing is
+ * recorded) and held until one of its virtual tracees stops or a task
+ * ends. Also true when t is a tracee whose blocking call mrr interrupted
+ * for PTRACE_INTERRUPT: t is set back to make it again and held. */
 bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t);
 
 /* In rec_signal_stop, for a task with a virtual tracer, at the stop of

@@ -2,7 +2,8 @@
  * PTRACE_O_TRACESYSGOOD and PTRACE_O_TRACEEXEC), stops it with
  * PTRACE_INTERRUPT, writes the flag the child spins on, then follows its
  * syscalls with PTRACE_SYSCALL and PTRACE_GET_SYSCALL_INFO: it counts the
- * entry and exit stops of the child's five getppid calls, sees the exec
+ * entry and exit stops of the child's five getppid calls (writing a
+ * variable the child prints at the third entry), sees the exec
  * event (PTRACE_GETEVENTMSG gives the pid), and lets the exec'd child run
  * to its exit. Under mrr the tracing is emulated (src/record/vptrace.c):
  * the output is the native one, at record and at replay. */
@@ -13,7 +14,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-static volatile long stop_flag;
+static volatile long stop_flag, mark;
 
 static int child(int fd, const char *self)
 {
@@ -26,6 +27,7 @@ static int child(int fd, const char *self)
 		syscall(SYS_sched_yield);
 	for (i = 0; i < 5; i++)
 		syscall(SYS_getppid);
+	printf("child: mark is %ld\n", mark);
 	execl(self, self, "exec", (char *)NULL);
 	return 4;
 }
@@ -37,6 +39,32 @@ static int wait_stop(pid_t pid)
 	MT_CHECK(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
 	MT_CHECK(WIFSTOPPED(st), "status %#x", st);
 	return st >> 8;
+}
+
+/* PTRACE_INTERRUPT of a child blocked in read (or about to be): it stops,
+ * and once resumed reads the byte written after. */
+static void interrupt_blocked(void)
+{
+	int fds[2], st, what;
+	pid_t pid;
+	char c;
+
+	MT_SYS(pipe(fds));
+	pid = MT_SYS(fork());
+	if (pid == 0)
+		_exit(read(fds[0], &c, 1) == 1 && c == 'y' ? 6 : 2);
+	MT_SYS(ptrace(PTRACE_SEIZE, pid, 0, 0));
+	MT_SYS(ptrace(PTRACE_INTERRUPT, pid, 0, 0));
+	what = wait_stop(pid);
+	MT_CHECK(what == (SIGTRAP | (PTRACE_EVENT_STOP << 8)), "stop %#x",
+		 what);
+	MT_SYS(ptrace(PTRACE_CONT, pid, 0, 0));
+	MT_CHECK(write(fds[1], "y", 1) == 1, "write: %s", strerror(errno));
+	MT_CHECK(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
+	MT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 6, "status %#x", st);
+	printf("tracer: interrupted a child in read, which then read on\n");
+	close(fds[0]);
+	close(fds[1]);
 }
 
 int main(int argc, char **argv)
@@ -52,6 +80,7 @@ int main(int argc, char **argv)
 		return 5;
 	}
 	mt_init();
+	interrupt_blocked();
 	MT_SYS(pipe(fds));
 	pid = MT_SYS(fork());
 	if (pid == 0)
@@ -76,8 +105,10 @@ int main(int argc, char **argv)
 		n = MT_SYS(ptrace(PTRACE_GET_SYSCALL_INFO, pid, sizeof(info),
 				  &info));
 		if (info.op == PTRACE_SYSCALL_INFO_ENTRY &&
-		    info.entry.nr == SYS_getppid)
-			entries++;
+		    info.entry.nr == SYS_getppid && entries++ == 2)
+			/* a write at a syscall-entry stop */
+			MT_SYS(ptrace(PTRACE_POKEDATA, pid, (void *)&mark,
+				      (void *)9));
 		else if (info.op == PTRACE_SYSCALL_INFO_EXIT &&
 			 info.exit.rval == getpid())
 			exits++;
