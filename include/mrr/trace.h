@@ -29,7 +29,7 @@ extern "C" {
 
 /* The on-disk format version this library writes. It reads every version
  * from MRR_TRACE_FORMAT_VERSION_MIN up to this one. */
-#define MRR_TRACE_FORMAT_VERSION     2
+#define MRR_TRACE_FORMAT_VERSION     3
 #define MRR_TRACE_FORMAT_VERSION_MIN 1
 
 /* Error codes specific to traces (all negative, below any -errno). */
@@ -73,6 +73,9 @@ enum mrr_sched_reason {
 #define MRR_EVF_SKIPPED	  0x2u /* syscall was suppressed by the recorder */
 #define MRR_EVF_TO_STDOUT 0x4u /* a write that reached mrr's stdout */
 #define MRR_EVF_TO_STDERR 0x8u /* a write that reached mrr's stderr */
+/* The last 8 bytes of extra are the little-endian xxh64 of the bytes the
+ * call took from the program (a write-family call; format version 3). */
+#define MRR_EVF_DIGEST 0x10u
 
 /* One range of memory the kernel (or the recorder) wrote into the task. */
 struct mrr_mem_write {

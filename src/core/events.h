@@ -6,6 +6,8 @@
 #ifndef MRR_CORE_EVENTS_H
 #define MRR_CORE_EVENTS_H
 
+#include "mrr/trace.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -148,6 +150,33 @@ struct mrr_file_write_extra {
 	uint32_t pad;
 };
 #define MRR_FILE_WRITE_EXTRA_OLD 72u
+
+/* A write-family event's extra without its trailing digest
+ * (MRR_EVF_DIGEST): the length of the kind-specific part before it. */
+static inline uint32_t mrr_event_extra_body_len(const struct mrr_event *ev)
+{
+	if ((ev->flags & MRR_EVF_DIGEST) && ev->extra_len >= 8)
+		return ev->extra_len - 8;
+	return ev->extra_len;
+}
+
+/* The digest of the bytes a write-family event's call took (MRR_EVF_DIGEST)
+ * into *out. Returns false when the event carries none. */
+static inline bool mrr_event_digest_get(const struct mrr_event *ev,
+					uint64_t *out)
+{
+	const unsigned char *p;
+	uint64_t v = 0;
+	int i;
+
+	if (!(ev->flags & MRR_EVF_DIGEST) || ev->extra_len < 8)
+		return false;
+	p = (const unsigned char *)ev->extra + ev->extra_len - 8;
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	*out = v;
+	return true;
+}
 
 /* The file write extra (either length) into *out, with ident 0 for the
  * older one; false when extra is neither or its name has no NUL. */

@@ -310,14 +310,16 @@ static bool is_write_family(int64_t nr)
 bool dump_file_write(const struct mrr_event *ev,
 		     struct mrr_file_write_extra *out)
 {
+	uint32_t len;
+
 	if (ev->kind != MRR_EV_SYSCALL ||
 	    !(is_write_family(ev->nr) || ev->nr == SYS_ftruncate ||
 	      ev->nr == SYS_fallocate))
 		return false;
-	if (ev->extra_len == sizeof(*out) ||
-	    ev->extra_len == MRR_FILE_WRITE_EXTRA_OLD) {
+	len = mrr_event_extra_body_len(ev);
+	if (len == sizeof(*out) || len == MRR_FILE_WRITE_EXTRA_OLD) {
 		memset(out, 0, sizeof(*out));
-		memcpy(out, ev->extra, ev->extra_len);
+		memcpy(out, ev->extra, len);
 		out->file[sizeof(out->file) - 1] = 0;
 		return true;
 	}

@@ -7,6 +7,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "core/proc.h"
+#include "core/written_digest.h"
 #include "record/backtrace.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
@@ -758,6 +759,25 @@ static void capture_file_write(struct recorder *rec, struct rtask *t,
 	capture_extra(c, &x, sizeof(x));
 }
 
+/* The digest of the bytes a write took (core/written_digest.h), after the
+ * event's other extra bytes. Returns MRR_EVF_DIGEST, or 0 when the bytes
+ * cannot be read (the replay then has nothing to check). */
+static uint32_t capture_written_digest(struct rtask *t, int64_t result,
+				       struct capture *c)
+{
+	unsigned char le[8];
+	uint64_t d;
+	int i;
+
+	if (written_digest(&t->t, t->nr, t->args, (uint64_t)result, &d) < 0)
+		return 0;
+	for (i = 0; i < 8; i++)
+		le[i] = (unsigned char)(d >> (8 * i));
+	if (capture_extra(c, le, sizeof(le)) < 0)
+		return 0;
+	return MRR_EVF_DIGEST;
+}
+
 static void write_syscall_event(struct recorder *rec, struct rtask *t,
 				int64_t result, uint32_t flags,
 				struct capture *c)
@@ -856,6 +876,7 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 			flags |= echo_flags(rec, t, t->args[0]);
 			if (!flags && rec->nstored)
 				capture_file_write(rec, t, result, &c);
+			flags |= capture_written_digest(t, result, &c);
 		}
 		break;
 	case SYS_ftruncate:

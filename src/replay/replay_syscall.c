@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "core/seccomp_filter.h"
+#include "core/written_digest.h"
 #include "replay/clone_args.h"
 #include "replay/checkpoint_files.h"
 #include "replay/cleanup.h"
@@ -208,7 +209,8 @@ static void replay_output(struct replayer *rp, struct ptask *t)
 		return;
 	}
 	if (ev->result <= 0 ||
-	    !mrr_file_write_extra_get(ev->extra, ev->extra_len, x))
+	    !mrr_file_write_extra_get(ev->extra, mrr_event_extra_body_len(ev),
+				      x))
 		return;
 	if (stored_path(rp, x->file, src, sizeof(src)) ||
 	    private_copy(rp, x->file, x->ident, src, copy, sizeof(copy)) < 0)
@@ -263,7 +265,8 @@ static void replay_file_resize(struct replayer *rp, struct ptask *t)
 	int fd, err = 0;
 
 	if (ev->result != 0 ||
-	    !mrr_file_write_extra_get(ev->extra, ev->extra_len, x))
+	    !mrr_file_write_extra_get(ev->extra, mrr_event_extra_body_len(ev),
+				      x))
 		return;
 	if (stored_path(rp, x->file, src, sizeof(src)) ||
 	    private_copy(rp, x->file, x->ident, src, copy, sizeof(copy)) < 0)
@@ -288,6 +291,39 @@ static void replay_file_resize(struct replayer *rp, struct ptask *t)
 			x->file, x->offset, strerror(err));
 }
 
+/* The bytes a write-family call took from the program, against the digest
+ * the recording stored (core/written_digest.h): the same registers with
+ * other bytes in the buffer are still another run. Returns 0, or -1 after a
+ * divergence report. */
+static int check_written(struct replayer *rp, struct ptask *t)
+{
+	const struct mrr_event *ev = &rp->ev;
+	uint64_t want, got;
+	int err;
+
+	if (ev->result <= 0 || !mrr_event_digest_get(ev, &want))
+		return 0;
+	err = written_digest(&t->t, ev->nr, ev->args, (uint64_t)ev->result,
+			     &got);
+	if (err < 0) {
+		diverge(rp, t,
+			"the %" PRId64 " bytes the program wrote at record "
+			"cannot be read from its memory at replay: %s",
+			ev->result, strerror(-err));
+		return -1;
+	}
+	if (got != want) {
+		diverge(rp, t,
+			"the program wrote other bytes than at record: the "
+			"%" PRId64 " bytes it gave %s (fd %d) have digest "
+			"%016" PRIx64 ", at record %016" PRIx64,
+			ev->result, mrr_syscall_name(ev->nr), (int)ev->args[0],
+			got, want);
+		return -1;
+	}
+	return 0;
+}
+
 static void emulate(struct replayer *rp, struct ptask *t,
 		    struct user_regs_struct *regs)
 {
@@ -302,6 +338,8 @@ static void emulate(struct replayer *rp, struct ptask *t,
 	case SYS_pwritev:
 	case SYS_pwritev2:
 		replay_output(rp, t);
+		if (check_written(rp, t) < 0)
+			return;
 		break;
 	case SYS_ftruncate:
 	case SYS_fallocate:

@@ -56,9 +56,11 @@
 /* log2 of the compression window: one chunk target. */
 #define TRACE_ZSTD_WINDOW_LOG 22
 
-#define TRACE_KNOWN_EVF                                                        \
+/* Event flags each format version knows (version 3 added the digest). */
+#define TRACE_KNOWN_EVF_V2                                                     \
 	(MRR_EVF_BUFFERED | MRR_EVF_SKIPPED | MRR_EVF_TO_STDOUT |              \
 	 MRR_EVF_TO_STDERR)
+#define TRACE_KNOWN_EVF (TRACE_KNOWN_EVF_V2 | MRR_EVF_DIGEST)
 
 static inline void put_le32(uint8_t *p, uint32_t v)
 {

@@ -135,6 +135,7 @@ static int parse_header(mrr_trace_reader *r, size_t len, char *errbuf,
 	/* Kinds a version knows: a version-1 trace holding a later kind is
 	 * corrupt, not newer. */
 	r->kind_max = version == 1 ? MRR_EV_KIND_MAX_V1 : MRR_EV_KIND_MAX;
+	r->evf_known = version < 3 ? TRACE_KNOWN_EVF_V2 : TRACE_KNOWN_EVF;
 	if (len < TRACE_HEADER_FIXED + 8 || get_le32(h + 12) != len)
 		goto corrupt;
 	cwd_len = get_le32(h + 336);
@@ -247,8 +248,8 @@ static int get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 /* Decodes one event at *pp. With writes == NULL it only validates. Returns 0
  * or -1 if the bytes are not a valid event. */
 static int parse_event(const uint8_t **pp, const uint8_t *end,
-		       uint32_t kind_max, struct mrr_event *ev,
-		       struct mrr_mem_write *writes)
+		       uint32_t kind_max, uint32_t evf_known,
+		       struct mrr_event *ev, struct mrr_mem_write *writes)
 {
 	const uint8_t *p = *pp, *data;
 	uint64_t v[14], sum;
@@ -258,7 +259,7 @@ static int parse_event(const uint8_t **pp, const uint8_t *end,
 			return -1;
 	}
 	if (v[0] < MRR_EV_EXEC || v[0] > kind_max ||
-	    (v[1] & ~(uint64_t)TRACE_KNOWN_EVF))
+	    (v[1] & ~(uint64_t)evf_known))
 		return -1;
 	int64_t tid = unzigzag(v[2]);
 
@@ -406,7 +407,7 @@ static int load_chunk_here(mrr_trace_reader *r)
 	uint32_t max_writes = 1;
 
 	for (uint32_t i = 0; i < nevents; i++) {
-		if (parse_event(&p, end, r->kind_max, &ev, NULL))
+		if (parse_event(&p, end, r->kind_max, r->evf_known, &ev, NULL))
 			return trace_bad_chunk(r, "holds a malformed event");
 		if (ev.nwrites > max_writes)
 			max_writes = ev.nwrites;
@@ -699,7 +700,8 @@ int mrr_trace_next(mrr_trace_reader *r, struct mrr_event *ev)
 	/* The chunk was verified whole by load_chunk(), which also sized
 	 * r->writes for its biggest event. */
 	p = r->raw + r->raw_pos;
-	if (parse_event(&p, r->raw + r->raw_len, r->kind_max, ev, r->writes)) {
+	if (parse_event(&p, r->raw + r->raw_len, r->kind_max, r->evf_known, ev,
+			r->writes)) {
 		r->err = trace_bad_chunk(r, "holds a malformed event");
 		return r->err;
 	}

@@ -30,7 +30,8 @@ struct mrr_trace_reader {
 	unsigned flags;
 
 	struct mrr_trace_info info;
-	uint32_t kind_max; /* the last event kind the trace's version has */
+	uint32_t kind_max;  /* the last event kind the trace's version has */
+	uint32_t evf_known; /* the event flags the trace's version has */
 	uint8_t *header;
 	uint64_t header_check;
 

@@ -18,8 +18,8 @@
  * writes, when not NULL: it holds MRR_MAX_WRITES_PER_EVENT entries), and the
  * number of data bytes that follow into *data. Returns 0, -1 or -errno. */
 static int stream_head(struct trace_zstream *zs, uint32_t kind_max,
-		       struct mrr_event *ev, struct mrr_mem_write *writes,
-		       uint64_t *data)
+		       uint32_t evf_known, struct mrr_event *ev,
+		       struct mrr_mem_write *writes, uint64_t *data)
 {
 	uint64_t v[14], sum;
 	int ret;
@@ -30,7 +30,7 @@ static int stream_head(struct trace_zstream *zs, uint32_t kind_max,
 			return ret;
 	}
 	if (v[0] < MRR_EV_EXEC || v[0] > kind_max ||
-	    (v[1] & ~(uint64_t)TRACE_KNOWN_EVF))
+	    (v[1] & ~(uint64_t)evf_known))
 		return -1;
 	int64_t tid = unzigzag(v[2]);
 
@@ -111,7 +111,8 @@ int trace_stream_chunk(mrr_trace_reader *r, uint32_t clen, uint32_t raw_len,
 	r->streaming = 1;
 	ZSTD_DCtx_setParameter(r->zs.ds, ZSTD_d_windowLogMax, 27);
 	for (uint32_t i = 0; i < nevents; i++) {
-		ret = stream_head(&r->zs, r->kind_max, &ev, NULL, &data);
+		ret = stream_head(&r->zs, r->kind_max, r->evf_known, &ev, NULL,
+				  &data);
 		if (!ret && data > raw_len - consumed(&r->zs))
 			ret = -1;
 		if (!ret)
@@ -172,7 +173,8 @@ int trace_stream_next(mrr_trace_reader *r, struct mrr_event *ev)
 
 	ret = skip_rest(r);
 	if (!ret)
-		ret = stream_head(&r->zs, r->kind_max, ev, r->writes, &data);
+		ret = stream_head(&r->zs, r->kind_max, r->evf_known, ev,
+				  r->writes, &data);
 	if (ret)
 		goto bad;
 	/* the extra, then whole writes while they fit TRACE_STREAM_INLINE */

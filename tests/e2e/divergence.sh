@@ -11,6 +11,10 @@
 #       at event N (--at exact: a syscall the replayer executes, whose real
 #       result it can compare) or at N or N+1 (--at next, the default: an
 #       emulated result is only noticed when the program acts on it).
+#   divergence.sh --mrr PATH --trace-edit PATH --check digest -- PROG
+#       Flips a bit of the digest of the bytes PROG's first write gave the
+#       kernel. Replaying that must exit 70, name the event and say that the
+#       program wrote other bytes than at record.
 #   divergence.sh --mrr PATH --trace-edit PATH --check incomplete -- PROG
 #       Copies the first 3 events of the recording into an uncommitted trace.
 #       Replaying that must exit 65 and say the trace is incomplete.
@@ -19,7 +23,7 @@
 set -u
 
 usage() {
-	echo "usage: $0 --mrr PATH --trace-edit PATH --check result|incomplete" \
+	echo "usage: $0 --mrr PATH --trace-edit PATH --check result|digest|incomplete" \
 		"[--nr NR] [--at exact|next] -- PROG [ARGS...]" >&2
 	exit 2
 }
@@ -41,7 +45,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$mrr" ] && [ -n "$edit" ] && [ $# -ge 1 ] || usage
-case $check in result | incomplete) ;; *) usage ;; esac
+case $check in result | digest | incomplete) ;; *) usage ;; esac
 case $at in exact | next) ;; *) usage ;; esac
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/mrr-divergence.XXXXXX") || exit 1
@@ -91,6 +95,19 @@ if [ "$check" = result ]; then
 	[ "$at_event" -ge "$event" ] && [ "$at_event" -le $last_ok ] ||
 		fail "the divergence is reported at event $at_event, expected" \
 			"$expected"
+	echo "ok: replay exited 70: $first"
+elif [ "$check" = digest ]; then
+	run edit "$edit" --digest 1 "$T/trace" "$T/edited"
+	[ $rc = 0 ] || fail "trace_edit --digest exited $rc (no write digest?)"
+	event=$(sed -n 's/^event \([0-9]*\):.*/\1/p' "$T/edit.out")
+	[ -n "$event" ] || fail "trace_edit did not say which event it changed"
+	run edited "$mrr" replay -q "$T/edited"
+	[ $rc = 70 ] || fail "replay of the changed trace exited $rc, not 70"
+	first=$(head -n 1 "$T/edited.err")
+	echo "$first" | grep -Eq "event $event([^0-9]|\$)" ||
+		fail "the report's first line does not name event $event: $first"
+	echo "$first" | grep -q "wrote other bytes than at record" ||
+		fail "the report does not say the bytes differ: $first"
 	echo "ok: replay exited 70: $first"
 else
 	run edit "$edit" --truncate 3 "$T/trace" "$T/partial"

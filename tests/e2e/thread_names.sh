@@ -88,8 +88,13 @@ rc=$?
 [ $rc = 70 ] || fail "the edited trace replayed with exit $rc: $(cat "$dir/div.err")"
 grep -q "^mrr: replay diverged at event [0-9]* (thread $wtid of pid $pid, live tid [0-9]*): " "$dir/div.err" ||
 	fail "the divergence does not name thread $wtid of pid $pid: $(head -n 3 "$dir/div.err")"
+# (the write's own digest may already give it away: then the report is at
+# the write, and the recent events before it are other threads')
 grep -q "^mrr:     event $wseq thread $wtid of pid $pid: write(" "$dir/div.err" ||
-	fail "the recent events do not name the thread: $(grep -A 10 'last events' "$dir/div.err")"
+	grep -q "^mrr: replay diverged at event $wseq (thread $wtid of pid $pid" "$dir/div.err" ||
+	fail "the report names neither the write nor its thread: $(head -n 3 "$dir/div.err")"
+grep -q "^mrr:     event [0-9]* thread [0-9]* of pid $pid: " "$dir/div.err" ||
+	fail "the recent events do not name threads: $(grep -A 10 'last events' "$dir/div.err")"
 python3 - "$dir/div.json" "$wtid" "$pid" <<'PY' || fail "the JSON report does not name the thread"
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -19,6 +19,10 @@
  *   trace_edit --abi N IN OUT
  *       Copies every event and sets the header's syscall buffer protocol
  *       version to N, as a trace from an older or newer mrr would have.
+ *   trace_edit --digest K IN OUT
+ *       Flips a bit of the written-bytes digest (MRR_EVF_DIGEST) of the K-th
+ *       event that has one, as a recording whose program wrote other bytes
+ *       would hold. Prints "event SEQ: digest OLD -> NEW".
  *
  * OUT must not exist. Every stored file is copied, the header and the end
  * status are kept. Exit status: 0 done, 1 error, 2 usage, 3 no such event.
@@ -119,14 +123,15 @@ static void usage(void)
 			"VALUE] IN OUT\n"
 			"       trace_edit --swap SEQ IN OUT\n"
 			"       trace_edit --truncate N IN OUT\n"
-			"       trace_edit --abi N IN OUT\n");
+			"       trace_edit --abi N IN OUT\n"
+			"       trace_edit --digest K IN OUT\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	int64_t nr = 1, nth = 1, new_result = 0, truncate_at = -1, swap = -1,
-		buffer_arg = -1, abi = -1;
+		buffer_arg = -1, abi = -1, digest = -1, digests = 0;
 	uint8_t *changed_extra = NULL;
 	struct held_event held = {0};
 	int holding = 0;
@@ -161,6 +166,8 @@ int main(int argc, char **argv)
 			slot = &truncate_at;
 		} else if (!strcmp(argv[i], "--abi")) {
 			slot = &abi;
+		} else if (!strcmp(argv[i], "--digest")) {
+			slot = &digest;
 		} else {
 			usage();
 		}
@@ -223,9 +230,22 @@ int main(int argc, char **argv)
 			       "argument 0 -> 0x%" PRIx64 "\n",
 			       ev.seq, rec.nr, rec.args[0]);
 		}
+		if (digest > 0 && !changed && (ev.flags & MRR_EVF_DIGEST) &&
+		    ev.extra_len >= 8 && ++digests == digest) {
+			changed_extra = malloc(ev.extra_len);
+			if (!changed_extra)
+				goto out_abort;
+			memcpy(changed_extra, ev.extra, ev.extra_len);
+			changed_extra[ev.extra_len - 8] ^= 1;
+			ev.extra = changed_extra;
+			changed = 1;
+			printf("event %" PRIu64 ": digest bit 0 flipped\n",
+			       ev.seq);
+		}
 		int hit = truncate_at < 0 && swap < 0 && buffer_arg < 0 &&
-			  abi < 0 && !changed && ev.kind == MRR_EV_SYSCALL &&
-			  ev.nr == nr && ++seen == nth;
+			  abi < 0 && digest < 0 && !changed &&
+			  ev.kind == MRR_EV_SYSCALL && ev.nr == nr &&
+			  ++seen == nth;
 		if (hit && have_result)
 			ev.result = new_result;
 		else if (hit)
@@ -283,6 +303,14 @@ int main(int argc, char **argv)
 		fprintf(stderr,
 			"trace_edit: event %" PRId64 " is no buffer flush\n",
 			buffer_arg);
+		ret = 3;
+		goto out_abort;
+	}
+	if (!changed && digest >= 0) {
+		fprintf(stderr,
+			"trace_edit: the trace has %" PRId64 " events with a "
+			"digest, not %" PRId64 "\n",
+			digests, digest);
 		ret = 3;
 		goto out_abort;
 	}

@@ -331,7 +331,7 @@ TEST_F(TraceCorrupt, OtherFormatVersion)
 	EXPECT_EQ(MRR_E_VERSION, o.open_ret);
 	EXPECT_EQ(
 		"trace " + work_ +
-			" has format version 7; this mrr reads versions 1 to 2",
+			" has format version 7; this mrr reads versions 1 to 3",
 		o.message);
 	EXPECT_EQ(MRR_E_VERSION, read_all(work_, MRR_READER_FORCE).open_ret);
 }
@@ -352,7 +352,7 @@ TEST_F(TraceCorrupt, VersionOneHasNoPreemptEvents)
 	std::vector<uint8_t> c = files_["commit"];
 	size_t n = h.size(), m = c.size();
 
-	ASSERT_EQ(2, h[8]);
+	ASSERT_EQ(MRR_TRACE_FORMAT_VERSION, h[8]);
 	h[8] = 1;
 	uint64_t hsum = trace_xxh64(h.data(), n - 8, 0);
 	put_le64(&h[n - 8], hsum);
@@ -365,4 +365,59 @@ TEST_F(TraceCorrupt, VersionOneHasNoPreemptEvents)
 	EXPECT_EQ(0, o.open_ret);
 	EXPECT_EQ(MRR_E_CORRUPT, o.next_ret);
 	EXPECT_LE(o.events, 7u);
+}
+
+/* The written-bytes digest flag came with version 3: a trace relabelled as
+ * version 2 whose events carry it is corrupt from the chunk that holds the
+ * first one, and read as it was written under its own version. */
+TEST(TraceDigestFlag, OnlyFromVersionThree)
+{
+	TempDir tmp;
+	std::string dir = tmp.sub("t");
+	struct mrr_trace_info info = test_info();
+	mrr_trace_writer *w = nullptr;
+	uint8_t digest[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+	struct mrr_event ev;
+	mrr_trace_reader *r = nullptr;
+	char err[512];
+
+	ASSERT_EQ(0, mrr_trace_writer_create(dir.c_str(), &info, 0, &w));
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = MRR_EV_SYSCALL;
+	ev.tid = 10;
+	ev.nr = 1;
+	ev.result = 5;
+	ASSERT_EQ(0, mrr_trace_writer_append(w, &ev, nullptr));
+	ASSERT_EQ(0, mrr_trace_writer_flush(w));
+	ev.flags = MRR_EVF_DIGEST | MRR_EVF_TO_STDOUT;
+	ev.extra = digest;
+	ev.extra_len = sizeof(digest);
+	ASSERT_EQ(0, mrr_trace_writer_append(w, &ev, nullptr));
+	ASSERT_EQ(0, mrr_trace_writer_finish(w, MRR_END_COMPLETE, "done"));
+
+	ASSERT_EQ(0, mrr_trace_open(dir.c_str(), 0, &r, err, sizeof(err)));
+	ASSERT_EQ(1, mrr_trace_next(r, &ev));
+	ASSERT_EQ(1, mrr_trace_next(r, &ev));
+	EXPECT_EQ(MRR_EVF_DIGEST | MRR_EVF_TO_STDOUT, ev.flags);
+	ASSERT_EQ(8u, ev.extra_len);
+	EXPECT_EQ(0, memcmp(digest, ev.extra, 8));
+	mrr_trace_close(r);
+
+	std::vector<uint8_t> h = read_file(dir + "/header");
+	std::vector<uint8_t> c = read_file(dir + "/commit");
+	size_t n = h.size(), m = c.size();
+
+	ASSERT_EQ(3, h[8]);
+	h[8] = 2;
+	uint64_t hsum = trace_xxh64(h.data(), n - 8, 0);
+	put_le64(&h[n - 8], hsum);
+	c[8] = 2;
+	put_le64(&c[40], hsum);
+	put_le64(&c[m - 8], trace_xxh64(c.data(), m - 8, 0));
+	ASSERT_TRUE(write_file(dir + "/header", h));
+	ASSERT_TRUE(write_file(dir + "/commit", c));
+	ASSERT_EQ(0, mrr_trace_open(dir.c_str(), 0, &r, err, sizeof(err)));
+	EXPECT_EQ(1, mrr_trace_next(r, &ev));
+	EXPECT_EQ(MRR_E_CORRUPT, mrr_trace_next(r, &ev));
+	mrr_trace_close(r);
 }
