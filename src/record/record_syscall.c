@@ -530,6 +530,24 @@ static void capture_msghdr(struct rtask *t, uint64_t addr, uint64_t bytes,
 	capture_iov(t, m.iov, m.iovlen, bytes, c);
 }
 
+/* Whether t's fd is open for reading only (its fdinfo's flags). */
+static bool fd_read_only(struct rtask *t, int fd)
+{
+	char path[64], line[128];
+	long flags = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/fdinfo/%d", t->t.tid, fd);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags:", 6))
+			flags = strtol(line + 6, NULL, 8);
+	fclose(f);
+	return flags >= 0 && (flags & O_ACCMODE) == O_RDONLY;
+}
+
 static void capture_special(struct recorder *rec, struct rtask *t,
 			    int64_t result, struct capture *c)
 {
@@ -543,6 +561,13 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		rec_madvise_exit(rec, t, c);
 		return;
 	}
+	/* too small a handle: the kernel wrote the size it needs into the
+	 * struct's header (handle_bytes, handle_type), and the program
+	 * allocates that much next */
+	if (t->nr == SYS_name_to_handle_at && result == -EOVERFLOW) {
+		capture_add(c, t, a[2], 8);
+		return;
+	}
 	if (rec_family_capture(t, result, c) ||
 	    rec_cmds_capture(t, result, c) || result < 0)
 		return;
@@ -554,6 +579,12 @@ static void capture_special(struct recorder *rec, struct rtask *t,
 		break;
 	case SYS_recvmsg:
 		capture_msghdr(t, a[1], (uint64_t)result, c);
+		break;
+	case SYS_vmsplice:
+		/* from a pipe's read end, the pipe's bytes into the vectors;
+		 * to a write end, nothing */
+		if (fd_read_only(t, (int)a[0]))
+			capture_iov(t, a[1], a[2], (uint64_t)result, c);
 		break;
 	case SYS_recvmmsg: {
 		int64_t i;
