@@ -5,6 +5,7 @@
 
 #include "core/events.h"
 #include "core/exitcodes.h"
+#include "core/hwbp.h"
 #include "core/insn.h"
 #include "core/log.h"
 #include "core/proc.h"
@@ -14,6 +15,7 @@
 #include "record/filecache.h"
 #include "replay/cleanup.h"
 #include "replay/file_names.h"
+#include "replay/preempt.h"
 #include "replay/ptask.h"
 #include "replay/session.h"
 #include "replay/watchdog.h"
@@ -1020,6 +1022,26 @@ static int wait_signal_stop(struct replayer *rp, struct ptask *t, int sig)
 	return 0;
 }
 
+/* Runs t to its next stop, or to the recorded ip of the fatal signal event
+ * being replayed, with a breakpoint there: a task that the signal killed
+ * in a loop without syscalls never stops by itself. Returns as
+ * ptask_next_stop. */
+static int run_to_fatal_stop(struct replayer *rp, struct ptask *t, int *status)
+{
+	bool armed;
+	int err;
+
+	armed = !t->held && t->stopped &&
+		hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, rp->ev.ip, HWBP_EXEC,
+			 1) == 0;
+	err = ptask_next_stop(rp, t, status);
+	if (armed && err == 0 && WIFSTOPPED(*status) &&
+	    hwbp_clear(t->t.tid, REPLAY_PREEMPT_SLOT) < 0)
+		mrr_debug("pid %d: cannot clear the breakpoint at 0x%" PRIx64,
+			  t->t.tid, rp->ev.ip);
+	return err;
+}
+
 void replay_signal(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_signal_extra *x = rp->ev.extra;
@@ -1087,8 +1109,10 @@ void replay_signal(struct replayer *rp, struct ptask *t)
 		break;
 	case MRR_SIG_FATAL:
 		/* It killed the task wherever it stood; here the task dies
-		 * at its next stop, having done nothing visible since. */
-		if (ptask_next_stop(rp, t, &status) < 0)
+		 * at its next stop, having done nothing visible since, or
+		 * where the recording's task was (a loop that makes no
+		 * syscall has no next stop). */
+		if (run_to_fatal_stop(rp, t, &status) < 0)
 			return;
 		if (!WIFSTOPPED(status))
 			return;
