@@ -326,6 +326,8 @@ void rec_vptrace_sigchld(struct rtask *t, siginfo_t *si)
 	}
 }
 
+static void kick_waits(struct recorder *rec, pid_t tgid);
+
 /* T stops for its tracer with the given wait status. */
 static void hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 		 int status, bool at_event)
@@ -352,6 +354,7 @@ static void hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 	mrr_debug("vptrace: pid %d stops for pid %d, status 0x%x", t->t.tid,
 		  v->tracer, status);
 	wake_waiters(rec);
+	kick_waits(rec, v->tracer);
 	notify_tracer(v->tracer, t->t.tid, CLD_TRAPPED, (status >> 8) & 0xff);
 }
 
@@ -732,7 +735,7 @@ static void kick_waits(struct recorder *rec, pid_t tgid)
 	for (y = rec->tasks; y; y = y->next) {
 		if (y->tgid != tgid || !y->in_syscall ||
 		    (y->nr != SYS_wait4 && y->nr != SYS_waitid) ||
-		    (y->vw && (y->vw->forced || y->vw->blocked)))
+		    (y->vw && (y->vw->kicked || y->vw->blocked)))
 			continue;
 		if (ptrace(PTRACE_INTERRUPT, y->t.tid, 0, 0) == 0)
 			vwait_of(y)->kicked = true;
@@ -1034,21 +1037,15 @@ bool rec_vptrace_wait_entry(struct recorder *rec, struct rtask *t)
 	}
 	if (!any)
 		return false;
-	/* a virtual tracee may stop later: the real call only looks */
+	/* The call runs for real: it waits in the kernel for the real
+	 * children, as natively, and a signal interrupts it; a virtual
+	 * tracee's stop interrupts it too (kick_waits), and it is made again
+	 * to look. With no real child, it fails with ECHILD at once, and
+	 * rec_vptrace_wait_exit makes it wait. */
 	w = vwait_of(t);
 	w->forced = true;
 	w->gen = vp_gen;
 	w->saved_opt = opt;
-	if (!(opt & WNOHANG)) {
-		struct user_regs_struct r = t->entry_regs;
-
-		if (t->nr == SYS_wait4)
-			r.rdx |= WNOHANG;
-		else
-			r.r10 |= WNOHANG;
-		if (tracee_set_regs(&t->t, &r) < 0)
-			w->forced = false;
-	}
 	return false;
 }
 
@@ -1108,49 +1105,38 @@ bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t)
 		return false;
 	if (w->kicked) {
 		w->kicked = false;
-		w->gen = vp_gen - 1; /* it looks again at once */
-		if ((int64_t)r.rax < -514 || (int64_t)r.rax > -512)
+		if ((int64_t)r.rax >= -514 && (int64_t)r.rax <= -512) {
+			w->forced = false;
+			w->gen = vp_gen - 1; /* it looks again at once */
+			goto again;
+		}
+		if (!w->forced)
 			return false; /* it had something to report anyway */
-		goto again;
 	}
 	w->forced = false;
-	if (t->nr == SYS_wait4)
-		r.rdx = w->saved_opt;
-	else
-		r.r10 = w->saved_opt;
 	result = (int64_t)r.rax;
+	if (result != -ECHILD)
+		return false; /* a real child's, a signal's or WNOHANG's */
 	for (x = rec->tasks; x; x = x->next)
 		if (traced_by(x, t) && !x->exit_written &&
 		    wait_matches(t, x->t.tid, getpgid(x->t.tid)))
 			any = true;
-	if ((w->saved_opt & WNOHANG) ||
-	    !(result == -ECHILD ||
-	      (result == 0 && (t->nr == SYS_wait4 || !t->args[2] ||
-			       !(w->saved_opt & WNOHANG)))) ||
-	    (result == -ECHILD && !any)) {
+	if (!any && !reportable(rec, t))
+		return false;
+	if (w->saved_opt & WNOHANG) {
+		/* natively its tracees count: nothing yet, not ECHILD (and
+		 * waitid clears the fields it reports) */
+		static const uint8_t zero[28];
+
+		r.rax = 0;
 		if (tracee_set_regs(&t->t, &r) < 0)
 			return false;
-		if (result == -ECHILD && any && (w->saved_opt & WNOHANG)) {
-			/* natively its tracees count: nothing yet */
-			r.rax = 0;
-			if (tracee_set_regs(&t->t, &r) < 0)
-				return false;
-		}
-		return false;
-	}
-	if (t->nr == SYS_waitid && result == 0) {
-		/* waitid returned 0 with WNOHANG: did a child report? */
-		pid_t pid = 0;
-
-		if (t->args[2] &&
-		    tracee_read_all(&t->t, t->args[2] + 12, &pid, 4) == 0 &&
-		    pid != 0) {
-			if (tracee_set_regs(&t->t, &r) < 0)
-				mrr_debug("vptrace: pid %d: cannot set its "
-					  "registers back",
-					  t->t.tid);
+		if (t->nr == SYS_waitid && t->args[2] &&
+		    tracee_write_all(&t->t, t->args[2], zero, sizeof(zero)) < 0)
+			mrr_debug("vptrace: pid %d: cannot clear its siginfo",
+				  t->t.tid);
+		if (!reportable(rec, t))
 			return false;
-		}
 	}
 	/* nothing to report: the call is made again once something changes */
 again:
@@ -1403,6 +1389,7 @@ void rec_vptrace_gone(struct recorder *rec, struct rtask *t, int status)
 				w->exits[w->nexits].status = status;
 				w->nexits++;
 			}
+			kick_waits(rec, tracer->tgid);
 			notify_tracer(tracer->tgid, t->t.tid,
 				      WIFEXITED(status)	  ? CLD_EXITED
 				      : WCOREDUMP(status) ? CLD_DUMPED

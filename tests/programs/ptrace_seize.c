@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 static volatile long stop_flag, mark;
@@ -67,6 +68,38 @@ static void interrupt_blocked(void)
 	close(fds[1]);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* A tracer waiting for its tracee gets a signal: its wait fails with
+ * EINTR (no SA_RESTART), as natively, and it waits again. */
+static void wait_interrupted(void)
+{
+	struct sigaction sa = {.sa_handler = on_alarm};
+	struct itimerval it = {.it_value = {.tv_usec = 20000}};
+	int fds[2], st;
+	pid_t pid;
+	char c;
+
+	MT_SYS(pipe(fds));
+	pid = MT_SYS(fork());
+	if (pid == 0)
+		_exit(read(fds[0], &c, 1) == 1 ? 7 : 2);
+	MT_SYS(ptrace(PTRACE_SEIZE, pid, 0, 0));
+	MT_SYS(sigaction(SIGALRM, &sa, NULL));
+	MT_SYS(setitimer(ITIMER_REAL, &it, NULL));
+	MT_CHECK(waitpid(pid, &st, 0) == -1 && errno == EINTR, "waitpid: %s",
+		 strerror(errno));
+	MT_CHECK(write(fds[1], "z", 1) == 1, "write: %s", strerror(errno));
+	MT_CHECK(waitpid(pid, &st, 0) == pid, "waitpid: %s", strerror(errno));
+	MT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 7, "status %#x", st);
+	printf("tracer: its wait was interrupted by SIGALRM\n");
+	close(fds[0]);
+	close(fds[1]);
+}
+
 int main(int argc, char **argv)
 {
 	struct __ptrace_syscall_info info;
@@ -81,6 +114,7 @@ int main(int argc, char **argv)
 	}
 	mt_init();
 	interrupt_blocked();
+	wait_interrupted();
 	MT_SYS(pipe(fds));
 	pid = MT_SYS(fork());
 	if (pid == 0)
