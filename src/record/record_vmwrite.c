@@ -12,6 +12,7 @@
 #include "record/rtask.h"
 #include "syscallbuf/abi.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
@@ -61,20 +62,48 @@ static long read_iovs(struct rtask *t, uint64_t addr, uint64_t n,
 	return (long)n;
 }
 
+/* The total length of n iovecs of t at addr into *out: 0, or -1 when the
+ * kernel fails the call for them (unreadable, too many, or more than
+ * SSIZE_MAX bytes). */
+static int iovs_total(struct rtask *t, uint64_t addr, uint64_t n, uint64_t *out)
+{
+	struct iovec *v;
+	long m = read_iovs(t, addr, n, &v), i;
+
+	*out = 0;
+	if (m < 0)
+		return -1;
+	for (i = 0; i < m; i++) {
+		if (v[i].iov_len > (uint64_t)SSIZE_MAX - *out) {
+			free(v);
+			return -1;
+		}
+		*out += v[i].iov_len;
+	}
+	free(v);
+	return 0;
+}
+
 bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t)
 {
 	struct iovec *r;
-	uint64_t total = 0;
+	uint64_t total = 0, local;
 	long n, i, nonempty = 0;
 
 	if (!recorded(rec, (pid_t)t->args[0]))
 		return false; /* outside the recording: only the result */
+	if (iovs_total(t, t->args[1], t->args[2], &local) < 0)
+		return false; /* the kernel answers EINVAL or EFAULT */
 	n = read_iovs(t, t->args[3], t->args[4], &r);
 	if (n < 0)
-		return false; /* the kernel answers EINVAL or EFAULT */
+		return false;
 	for (i = 0; i < n; i++) {
 		uint64_t b = (uint64_t)(uintptr_t)r[i].iov_base;
 
+		if (r[i].iov_len > (uint64_t)SSIZE_MAX - total) {
+			free(r);
+			return false; /* EINVAL: more than SSIZE_MAX bytes */
+		}
 		total += r[i].iov_len;
 		nonempty += r[i].iov_len != 0;
 		if (r[i].iov_len && b < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
@@ -90,6 +119,9 @@ bool rec_vm_writev_entry(struct recorder *rec, struct rtask *t)
 		}
 	}
 	free(r);
+	/* the kernel copies no more than the local vectors hold */
+	if (local < total)
+		total = local;
 	/* a big write goes into the event's writes, one per remote range */
 	if (total > MRR_VM_WRITE_MAX &&
 	    (nonempty > MAX_BIG_RANGES || total > MAX_BIG_TOTAL)) {

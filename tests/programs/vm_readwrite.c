@@ -65,6 +65,21 @@ int main(void)
 		 "self writev");
 	MT_CHECK(strcmp(mine, "overwritten") == 0, "own bytes '%s'", mine);
 	printf("own memory: %s\n", mine);
+	/* lengths the kernel refuses (LTP process_vm_writev01): EINVAL, and
+	 * nothing written; mrr stopped the recording before the call */
+	r[0].iov_len = (size_t)-1;
+	errno = 0;
+	MT_CHECK(process_vm_writev(getpid(), l, 1, r, 1, 0) == -1 &&
+			 errno == EINVAL,
+		 "a remote length of -1: %s", strerror(errno));
+	/* a remote range far larger than the local bytes: only those go */
+	l[0].iov_base = "twelve bytes";
+	l[0].iov_len = 12;
+	r[0].iov_base = mine;
+	r[0].iov_len = (size_t)1 << 40;
+	MT_CHECK(process_vm_writev(getpid(), l, 1, r, 1, 0) == 12,
+		 "a 1 TiB remote range: %s", strerror(errno));
+	printf("own memory: %.12s\n", mine);
 	mt_pass();
 	return 0;
 }
