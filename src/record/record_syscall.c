@@ -10,6 +10,7 @@
 #include "core/written_digest.h"
 #include "record/backtrace.h"
 #include "record/preempt.h"
+#include "record/eintr.h"
 #include "record/rtask.h"
 #include "record/vptrace.h"
 #include "syscalls/table.h"
@@ -326,6 +327,7 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 	if (rec_output_wait(rec, t))
 		return;
 	t->have_exit_regs = false;
+	rec_eintr_entry(t);
 	rec_sbuf_flush(rec, t);
 	switch (t->nr) {
 	case MRR_SYSCALL_REGISTER:

@@ -15,6 +15,7 @@
 #include "record/filecache.h"
 #include "record/point_digest.h"
 #include "record/preempt.h"
+#include "record/eintr.h"
 #include "record/rtask.h"
 #include "record/vptrace.h"
 #include "record/vdso.h"
@@ -619,6 +620,8 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 		}
 		if (rec_vptrace_wait_exit(rec, t))
 			return; /* it waits for a virtual tracee */
+		if (rec_eintr_again(rec, t))
+			return; /* woken by mrr: made again */
 		rec_syscall_exit(rec, t);
 		if (t->nr == SYS_execve || t->nr == SYS_execveat)
 			write_deferred_exits(rec, t->tgid); /* it failed */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/user.h>
+#include <time.h>
 
 struct filecache;
 struct mrr_pagemap;
@@ -124,6 +125,12 @@ struct rtask {
 	struct mrr_pagemap *pagemap;
 	struct mrr_page_snapshot *snap;
 	bool madv_forced;
+	/* rt_sigtimedwait made again after mrr woke it (eintr.h): when the
+	 * first call began, its timeout (-1 none), and the program's
+	 * timespec while a shorter one stands in its place */
+	bool eintr_again, eintr_shortened;
+	int64_t eintr_start_ns, eintr_timeout_ns;
+	struct timespec eintr_saved_ts;
 	/* a signal mrr deferred to the next syscall exit */
 	bool deferred;
 	siginfo_t deferred_info;
