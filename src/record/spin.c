@@ -50,18 +50,27 @@ static int64_t mono_ns(void)
 
 /* Waits for t's next stop. The scheduler's timer interrupts the wait
  * (rec_sched_arm runs it while a task waits for the slot): past the
- * deadline, t is kicked so that it stops (its stop is then a kick). */
+ * deadline, t is kicked so that it stops (its stop is then a kick). A task
+ * that is dead (a zombie main thread waits for its other threads, whose
+ * exits only the main loop's wait collects) never stops: -ESRCH. Ctrl-C
+ * and SIGTERM end the wait too (-EINTR). */
 static int wait_stop(struct rtask *t, int *status, int64_t deadline)
 {
 	bool kicked = false;
 
 	for (;;) {
 		pid_t p = waitpid(t->t.tid, status, __WALL);
+		char st;
 
 		if (p == t->t.tid)
 			return 0;
 		if (p < 0 && errno != EINTR)
 			return -errno;
+		if (rec_interrupted())
+			return -EINTR;
+		st = proc_task_state(t->t.tid);
+		if (st == 'Z' || st == 'X' || st == 0)
+			return -ESRCH;
 		if (!kicked && mono_ns() > deadline) {
 			kicked = true;
 			syscall(SYS_tkill, t->t.tid, BPCOUNT_SIGNAL);

@@ -568,6 +568,11 @@ void rec_sched_check(struct recorder *rec)
 		if (now - g->last_stop_ms < SPIN_CHECK_MS)
 			continue;
 		st = proc_task_state(t->t.tid);
+		/* an exit_group's caller (or a zombie main thread that waits
+		 * for its other threads) is not spinning: its exit and theirs
+		 * come through the main loop's wait */
+		if (t->exiting || st == 'Z' || st == 'X' || st == 0)
+			continue;
 		if (st == 'S' || st == 'D') {
 			if (now - g->last_stop_ms < STALL_CHECK_MS)
 				continue;
