@@ -225,8 +225,8 @@ static void answer(struct recorder *rec, struct rtask *t, int64_t result,
 {
 	struct capture c = {0};
 
-	if (addr && len && result >= 0) {
-		if (tracee_write_all(&t->t, addr, data, len) < 0)
+	if (len && result >= 0) {
+		if (!addr || tracee_write_all(&t->t, addr, data, len) < 0)
 			result = -EFAULT;
 		else
 			capture_add(&c, t, addr, len);
@@ -658,6 +658,29 @@ static void request(struct recorder *rec, struct rtask *t, struct rtask *x)
 		answer(rec, t, 0, 0, NULL, 0);
 		syscall(SYS_tgkill, x->tgid, x->t.tid, SIGKILL);
 		return;
+	case PTRACE_POKEUSER:
+		if (a[2] & 7 || a[2] >= sizeof(struct user)) {
+			answer(rec, t, -EIO, 0, NULL, 0);
+			return;
+		}
+		refuse(rec, t, "this request is not emulated");
+		return;
+	case PTRACE_SETREGS:
+	case PTRACE_SETFPREGS: {
+		/* the kernel reads the registers first */
+		uint8_t buf[sizeof(struct user_fpregs_struct)];
+
+		if (tracee_read_all(
+			    &t->t, a[3], buf,
+			    req == PTRACE_SETREGS
+				    ? sizeof(struct user_regs_struct)
+				    : sizeof(struct user_fpregs_struct)) < 0) {
+			answer(rec, t, -EFAULT, 0, NULL, 0);
+			return;
+		}
+		refuse(rec, t, "this request is not emulated");
+		return;
+	}
 	default:
 		if (!strncmp(req_name(req), "request ", 8)) {
 			answer(rec, t, -EIO, 0, NULL, 0); /* no such request */
