@@ -611,6 +611,45 @@ static int64_t map_file(struct replayer *rp, struct ptask *t,
 	return fd;
 }
 
+/* An anonymous MAP_HUGETLB mapping, set up to be made at its recorded
+ * address: the replay's machine may have no free huge page (the program
+ * reserved them through /proc/sys/vm/nr_hugepages, a write the replay does
+ * not make). Then it gets an ordinary shared or private anonymous mapping
+ * there, of the huge pages' whole length. */
+static void replay_mmap_huge(struct replayer *rp, struct ptask *t,
+			     uint64_t flags)
+{
+	const struct mrr_event *ev = &rp->ev;
+	unsigned shift = (unsigned)(flags >> MAP_HUGE_SHIFT) & MAP_HUGE_MASK;
+	uint64_t huge = shift ? 1ull << shift : 2ull << 20;
+	uint64_t len = (ev->args[1] + huge - 1) & ~(huge - 1);
+	struct user_regs_struct r;
+	int64_t ret;
+
+	if (run_to_exit(rp, t) < 0 || tracee_get_regs(&t->t, &r) < 0)
+		return;
+	if ((int64_t)r.rax != ev->result) {
+		flags &= ~((uint64_t)MAP_HUGETLB |
+			   ((uint64_t)MAP_HUGE_MASK << MAP_HUGE_SHIFT));
+		if (inject(rp, t, SYS_mmap, (uint64_t)ev->result, len,
+			   ev->args[2], flags, (uint64_t)-1, 0, &ret) < 0)
+			return;
+		if (ret != ev->result) {
+			diverge(rp, t,
+				"mmap of huge pages returned 0x%llx at replay, "
+				"and of ordinary pages in their place "
+				"0x%" PRIx64 ", at record 0x%" PRIx64,
+				r.rax, (uint64_t)ret, (uint64_t)ev->result);
+			return;
+		}
+		mrr_debug("event %" PRIu64 ": no huge page at replay; "
+			  "ordinary pages at 0x%" PRIx64,
+			  ev->seq, (uint64_t)ev->result);
+	}
+	if (set_result(rp, t, ev->result) == 0)
+		apply_writes(rp, t, ev);
+}
+
 static void replay_mmap(struct replayer *rp, struct ptask *t,
 			struct user_regs_struct *regs)
 {
@@ -639,7 +678,10 @@ static void replay_mmap(struct replayer *rp, struct ptask *t,
 		regs->r9 = 0;
 		if (tracee_set_regs(&t->t, regs) < 0)
 			return;
-		execute(rp, t, true);
+		if (flags & MAP_HUGETLB)
+			replay_mmap_huge(rp, t, flags | MAP_ANONYMOUS);
+		else
+			execute(rp, t, true);
 		return;
 	}
 	if (stored_path(rp, x->file, path, sizeof(path)))
