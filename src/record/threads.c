@@ -417,6 +417,21 @@ bool rec_sched_clone(struct recorder *rec, struct rtask *parent,
 		return true;
 	}
 	child->tgid = child->t.tid;
+	if ((parent->nr == SYS_vfork || (flags & CLONE_VM)) && parent->grp &&
+	    parent->grp->nmembers > 1) {
+		/* A vfork child (posix_spawn, Go's os/exec) runs on its
+		 * parent's memory while the parent waits in the kernel; when
+		 * the parent has other threads, the child runs one at a time
+		 * with them, until its exec or exit (rec_sched_exec,
+		 * rec_sched_gone), or what it and they write to that memory
+		 * would interleave otherwise at replay. */
+		group_join(child, parent->grp);
+		if (child->held) {
+			child->held = false;
+			park(rec, child, NEW_TASK_STOP);
+		}
+		return true;
+	}
 	if (!(flags & (CLONE_VM | CLONE_VFORK)) && parent->nr != SYS_vfork &&
 	    rec_shares_writable(rec, parent)) {
 		/* a process sharing writable memory: one at a time, too */
