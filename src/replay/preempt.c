@@ -297,7 +297,7 @@ static int search(struct replayer *rp, struct ptask *t,
 		  const struct mrr_event *ev, const struct mrr_preempt_extra *x)
 {
 	struct timespec start, now;
-	unsigned long n = 0, near = 0, mem = 0;
+	unsigned long n = 0, near = 0, mem = 0, mem_seen = 0;
 	char why[160], note[128], mnote[160];
 	siginfo_t si;
 	int status, err;
@@ -350,7 +350,10 @@ static int search(struct replayer *rp, struct ptask *t,
 				mem_note(mem, mnote, sizeof(mnote)));
 			return -1;
 		}
-		if (n % 256 == 0 && clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
+		/* a digest may take a while in a large process: the clock
+		 * after each one too */
+		if ((n % 256 == 0 || mem != mem_seen) &&
+		    clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
 		    now.tv_sec - start.tv_sec >= REPLAY_PREEMPT_MAX_SEARCH_S) {
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
@@ -361,6 +364,7 @@ static int search(struct replayer *rp, struct ptask *t,
 				mem_note(mem, mnote, sizeof(mnote)));
 			return -1;
 		}
+		mem_seen = mem;
 		t->resume_sig = 0; /* the trap is mrr's */
 	}
 	if (n > stats.longest_search)
