@@ -228,6 +228,12 @@ static const struct ioctl_desc ioctls[] = {
 	 * memory the kernel fills: linux/fs.h */
 	{0xC0686611, MRR_IOCTL_PROCMAP, 104, "PROCMAP_QUERY"},
 	{0xC020660B, MRR_IOCTL_FIEMAP, 32, "FS_IOC_FIEMAP"},
+	/* fscrypt (linux/fscrypt.h): directions the other way round from
+	 * what the kernel does. PWSALT and GET_ENCRYPTION_POLICY fill their
+	 * argument through _IOW; SET_ENCRYPTION_POLICY only reads it */
+	OUT(0x40106614, 16, "FS_IOC_GET_ENCRYPTION_PWSALT"),
+	OUT(0x400C6615, 12, "FS_IOC_GET_ENCRYPTION_POLICY"),
+	NONE(0x800C6613, "FS_IOC_SET_ENCRYPTION_POLICY"),
 	/* userfaultfd: linux/userfaultfd.h; UFFDIO_REGISTER hands the
 	 * program's page faults in a range to whoever reads the fd */
 	{0xC020AA00, MRR_IOCTL_REFUSED, 32, "UFFDIO_REGISTER"},
