@@ -62,7 +62,8 @@ enum mrr_sched_reason {
 	MRR_SCHED_BLOCKS = 1,	 /* the syscall may wait (futex, read...) */
 	MRR_SCHED_TIMESLICE = 2, /* it ran a timeslice while others waited */
 	MRR_SCHED_STALLED = 3,	 /* it stayed in the syscall (found stalled) */
-	MRR_SCHED_HELD = 4,	 /* the recorder held it (output order) */
+	MRR_SCHED_HELD = 4,	 /* the recorder held it (output order, or
+				  * a stop for the program's own tracer) */
 	MRR_SCHED_EXITS = 5,	 /* a thread group leader calls exit */
 	/* it blocked in a buffered call (syscall buffer ABI 3 and later) */
 	MRR_SCHED_BUFFERED = 6,
