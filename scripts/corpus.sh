@@ -75,7 +75,7 @@ native_result() { # rc suite
 
 # The first line mrr wrote about a problem (not its "recording X to Y").
 mrr_line() {
-	grep -a '^mrr: ' "$1" 2>/dev/null | grep -av '^mrr: recording .* to ' |
+	grep -a '^mrr: ' "$1" 2>/dev/null | grep -av '^mrr: recording [^ ]* to ' |
 		head -n 1 | cut -c1-300 | tr '|' '/'
 }
 
