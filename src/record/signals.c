@@ -322,6 +322,16 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	    disposition(t->t.tid, sig) == DISP_CAUGHT &&
 	    rec_preempt_hold(rec, t, &si, &regs))
 		return;
+	/* An asynchronous signal that the program ignores (a SIGCHLD with
+	 * the default action), in user code, records nothing: no flush
+	 * either, as above (the replay would load the next flush's records
+	 * over this one's before the program made them). */
+	if (!at_exit && !is_sync(&si) && !t->vp &&
+	    !(t->injecting && sig == t->injecting_info.si_signo) &&
+	    disposition(t->t.tid, sig) == DISP_IGNORED) {
+		rec_signal_deliver(rec, t, sig, &si, &regs, at_exit);
+		return;
+	}
 	rec_sbuf_flush(rec, t);
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
 	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
