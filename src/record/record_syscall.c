@@ -279,6 +279,10 @@ static bool within_mrr_page(const struct rtask *t)
 	return false;
 }
 
+/* The end of x86-64's user address space (TASK_SIZE with 4-level page
+ * tables): munmap fails with EINVAL for a range that goes past it. */
+#define USER_TOP 0x7ffffffff000ull
+
 /* Whether the call would unmap, move or change mrr's page, which buffered
  * syscalls and replay's injected syscalls need. */
 static bool touches_mrr_page(const struct rtask *t)
@@ -287,6 +291,12 @@ static bool touches_mrr_page(const struct rtask *t)
 
 	switch (t->nr) {
 	case SYS_munmap:
+		/* a range the kernel refuses (EINVAL) touches nothing:
+		 * stress-ng's mmap stressor tries such calls */
+		if ((a[0] & 4095) || !a[1] || a[1] > USER_TOP - 4095 ||
+		    a[0] > USER_TOP - ((a[1] + 4095) & ~4095ull))
+			return false;
+		return overlaps_mrr_page(a[0], a[1]);
 	case SYS_mprotect:
 	case SYS_pkey_mprotect:
 	case SYS_madvise:
@@ -393,7 +403,14 @@ void rec_syscall_entry(struct recorder *rec, struct rtask *t)
 		skip_syscall(rec, t, t->nr == SYS_munmap ? 0 : -ENOMEM);
 		return;
 	}
-	if (touches_mrr_page(t) || rec_iov_touches_mrr_page(t)) {
+	if (t->nr == SYS_munmap &&
+	    page_around_applies(t->args[0], t->args[1])) {
+		struct user_regs_struct r = t->entry_regs;
+
+		/* everything but mrr's page goes (core/page_around.h) */
+		if (page_around_entry(&t->t, &r, &t->around) < 0)
+			return; /* gone */
+	} else if (touches_mrr_page(t) || rec_iov_touches_mrr_page(t)) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,
 			 "pid %d called %s on mrr's page at 0x%llx at event "
 			 "%llu; mrr needs that page, so the recording stops "
@@ -869,6 +886,11 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 	rec_seccomp_exit(t, &regs);
 	rec_virt_exit(t, &regs);
 	result = (int64_t)regs.rax;
+	if (t->around.active) {
+		if (page_around_exit(&t->t, &t->around, &result) < 0 ||
+		    tracee_get_regs(&t->t, &regs) < 0)
+			return; /* gone */
+	}
 	t->last_result = result;
 	if (!d && result != -ENOSYS) {
 		rec_stop(rec, MRR_EXIT_UNSUPPORTED,

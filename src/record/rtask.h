@@ -3,6 +3,7 @@
 #define MRR_RECORD_RTASK_H
 
 #include "core/bpcount.h"
+#include "core/page_around.h"
 #include "core/tracee.h"
 #include "mrr/trace.h"
 
@@ -87,6 +88,8 @@ struct rtask {
 	/* killed by (emulated) seccomp strict mode at the entry of the call
 	 * in nr: its exit event names that call, where the replay kills it */
 	bool strict_killed;
+	/* a munmap narrowed around mrr's page, finished at its exit */
+	struct page_around around;
 	bool exit_written; /* its MRR_EV_EXIT is in the trace */
 	/* killed by another thread's execve (the kernel ends the other
 	 * threads): its exit event waits for the exec event, which at replay

@@ -2,6 +2,7 @@
 #ifndef MRR_REPLAY_PTASK_H
 #define MRR_REPLAY_PTASK_H
 
+#include "core/page_around.h"
 #include "core/tracee.h"
 #include "mrr/trace.h"
 #include "replay/replayer.h"
@@ -20,6 +21,8 @@ struct ptask {
 	/* in seccomp strict mode (emulated, src/record/record_virt.c): a
 	 * forbidden call of a thread that has others ends it alone */
 	bool strict;
+	/* a munmap narrowed around mrr's page, finished at its exit */
+	struct page_around around;
 	bool dead; /* reaped already: dead_status is its wait status */
 	int dead_status;
 	struct ptask *next;

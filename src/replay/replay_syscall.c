@@ -384,6 +384,15 @@ static void execute(struct replayer *rp, struct ptask *t, bool exact)
 
 	if (run_to_exit(rp, t) < 0 || tracee_get_regs(&t->t, &r) < 0)
 		return;
+	if (t->around.active) {
+		int64_t res = (int64_t)r.rax;
+
+		if (page_around_exit(&t->t, &t->around, &res) < 0 ||
+		    tracee_get_regs(&t->t, &r) < 0) {
+			diverge(rp, t, "cannot unmap around mrr's page");
+			return;
+		}
+	}
 	if ((int64_t)r.rax != rp->ev.result) {
 		if (exact) {
 			diverge(rp, t,
@@ -1371,6 +1380,13 @@ static void run_syscall(struct replayer *rp, struct ptask *t,
 		if (ev->result < 0 && ev->result > -4096 && ev->nr != SYS_brk &&
 		    !(ev->result == -ENOMEM && ev->nr != SYS_munmap)) {
 			emulate(rp, t, &regs);
+			return;
+		}
+		/* as at record (core/page_around.h) */
+		if (ev->nr == SYS_munmap &&
+		    page_around_applies(ev->args[0], ev->args[1]) &&
+		    page_around_entry(&t->t, &regs, &t->around) < 0) {
+			diverge(rp, t, "cannot unmap around mrr's page");
 			return;
 		}
 		execute(rp, t, true);
