@@ -128,11 +128,13 @@ struct rtask {
 	struct mrr_pagemap *pagemap;
 	struct mrr_page_snapshot *snap;
 	bool madv_forced;
-	/* rt_sigtimedwait made again after mrr woke it (eintr.h): when the
+	/* a call made again after mrr woke it (eintr.h): when the
 	 * first call began, its timeout (-1 none), and the program's
 	 * timespec while a shorter one stands in its place */
 	bool eintr_again, eintr_shortened;
 	int64_t eintr_start_ns, eintr_timeout_ns;
+	uint64_t eintr_saved_arg; /* its timeout argument as the program
+				     gave it */
 	struct timespec eintr_saved_ts;
 	/* a signal mrr deferred to the next syscall exit */
 	bool deferred;

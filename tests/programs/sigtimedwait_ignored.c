@@ -1,13 +1,15 @@
 /* sigtimedwait_ignored: signals the program ignores do not cut a
- * rt_sigtimedwait short (LTP rt_sigtimedwait01). SIGUSR2 is set to SIG_IGN
- * and a child sends it to the parent every 10 ms while the parent waits
- * 300 ms for a signal of an empty set, then exits (its SIGCHLD is ignored by
- * default). Natively the kernel discards both signals and the wait times
- * out with EAGAIN; under ptrace they wake the waiting task, and mrr must
+ * rt_sigtimedwait or an epoll_wait short (LTP rt_sigtimedwait01). SIGUSR2
+ * is set to SIG_IGN and a child sends it to the parent every 10 ms while
+ * the parent waits 300 ms for a signal of an empty set, then 150 ms in
+ * epoll_wait on an empty epoll set; the child then exits (its SIGCHLD is
+ * ignored by default). Natively the kernel discards both signals and the wait
+ * times out (EAGAIN, 0); under ptrace they wake the waiting task, and mrr must
  * not let that show as EINTR. */
 #include "mrr_test.h"
 
 #include <signal.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,7 +21,8 @@ int main(void)
 	siginfo_t si;
 	pid_t parent = getpid(), pid;
 	long r;
-	int st, i;
+	struct epoll_event ev;
+	int st, i, ep;
 
 	mt_init();
 	signal(SIGUSR2, SIG_IGN);
@@ -29,7 +32,7 @@ int main(void)
 	if (pid == 0) {
 		struct timespec d = {.tv_nsec = 10000000};
 
-		for (i = 0; i < 15; i++) {
+		for (i = 0; i < 60; i++) {
 			nanosleep(&d, NULL);
 			kill(parent, SIGUSR2);
 		}
@@ -43,6 +46,12 @@ int main(void)
 		 "the timeout changed to %ld.%09ld", (long)ts.tv_sec,
 		 ts.tv_nsec);
 	printf("rt_sigtimedwait timed out: EAGAIN\n");
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	MT_CHECK(ep >= 0, "epoll_create1");
+	r = epoll_wait(ep, &ev, 1, 150);
+	MT_CHECK(r == 0, "epoll_wait returned %ld, errno %d (%s)", r, errno,
+		 strerror(errno));
+	printf("epoll_wait timed out: 0\n");
 	MT_SYS(waitpid(pid, &st, 0));
 	MT_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status 0x%x",
 		 st);
