@@ -116,11 +116,19 @@ int tracee_read_str(struct tracee *t, uint64_t remote_addr, char *buf,
 }
 
 struct tracee_wait_state tracee_waiting;
+volatile sig_atomic_t tracee_wait_cancel;
 
 int tracee_wait(struct tracee *t, int *status)
 {
 	struct timespec now;
 	int err = 0;
+
+	if (tracee_wait_cancel) {
+		/* a stop already there is still taken */
+		pid_t p = waitpid(t->tid, status, __WALL | WNOHANG);
+
+		return p == t->tid ? 0 : -EINTR;
+	}
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	tracee_waiting.start_ns = now.tv_sec * 1000000000ll + now.tv_nsec;
@@ -132,6 +140,10 @@ int tracee_wait(struct tracee *t, int *status)
 			break;
 		if (p < 0 && errno != EINTR) {
 			err = -errno;
+			break;
+		}
+		if (tracee_wait_cancel) {
+			err = -EINTR;
 			break;
 		}
 	}

@@ -7,6 +7,7 @@
 #ifndef MRR_CORE_TRACEE_H
 #define MRR_CORE_TRACEE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -68,7 +69,10 @@ int tracee_map_mrr_page(struct tracee *t) __attribute__((warn_unused_result));
 
 /* Waits for the next stop of exactly this task (blocking), returning the raw
  * wait status. While it waits, tracee_waiting holds the task's tid and the
- * wait's start, for a watchdog thread (tid 0: not waiting). */
+ * wait's start, for a watchdog thread (tid 0: not waiting). Returns -EINTR
+ * once tracee_wait_cancel is set (by a signal handler: a signal that
+ * interrupts the wait finds it), so that Ctrl-C or SIGTERM end a wait for a
+ * task that never stops. */
 int tracee_wait(struct tracee *t, int *status)
 	__attribute__((warn_unused_result));
 
@@ -78,6 +82,10 @@ struct tracee_wait_state {
 	_Atomic long long start_ns; /* CLOCK_MONOTONIC when it began */
 };
 extern struct tracee_wait_state tracee_waiting;
+
+/* Set from a signal handler (mrr record's SIGINT/SIGTERM, installed without
+ * SA_RESTART): tracee_wait gives up with -EINTR. */
+extern volatile sig_atomic_t tracee_wait_cancel;
 
 /* Register access by syscall-argument index 0..5. */
 uint64_t regs_arg(const struct user_regs_struct *r, int i);

@@ -61,7 +61,8 @@ static void on_interrupt(int sig, siginfo_t *si, void *uc)
 	if (rec_signal_from_tracee(si))
 		return; /* the program's, not the user's */
 	interrupted_by = sig;
-	mrr_trace_cancel(); /* a huge stored file must not hold us up */
+	tracee_wait_cancel = 1; /* a wait for a task that never stops ends */
+	mrr_trace_cancel();	/* a huge stored file must not hold us up */
 }
 
 void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
