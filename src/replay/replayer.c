@@ -1028,9 +1028,20 @@ static int wait_signal_stop(struct replayer *rp, struct ptask *t, int sig)
  * ptask_next_stop. */
 static int run_to_fatal_stop(struct replayer *rp, struct ptask *t, int *status)
 {
+	struct user_regs_struct r;
 	bool armed;
 	int err;
 
+	/* Standing at that ip already (its last call returned there, at the
+	 * site of the call it died in): the breakpoint is for the next time
+	 * it comes back, after one instruction. */
+	if (!t->held && t->stopped && tracee_get_regs(&t->t, &r) == 0 &&
+	    r.rip == rp->ev.ip) {
+		err = ptask_advance(rp, t, PTRACE_SINGLESTEP, status);
+		if (err < 0 || !WIFSTOPPED(*status) ||
+		    WSTOPSIG(*status) != SIGTRAP || (*status >> 16) != 0)
+			return err;
+	}
 	armed = !t->held && t->stopped &&
 		hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, rp->ev.ip, HWBP_EXEC,
 			 1) == 0;
