@@ -197,6 +197,37 @@ void remove_flat_dir(const char *dir)
 	rmdir(dir);
 }
 
+int proc_sigmasks(pid_t tid, struct proc_sigmasks *m)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t *dst = NULL;
+
+		if (!strncmp(line, "SigPnd:", 7) ||
+		    !strncmp(line, "ShdPnd:", 7)) {
+			m->pending |= strtoull(line + 7, NULL, 16);
+			continue;
+		}
+		if (!strncmp(line, "SigBlk:", 7))
+			dst = &m->blocked;
+		else if (!strncmp(line, "SigIgn:", 7))
+			dst = &m->ignored;
+		else if (!strncmp(line, "SigCgt:", 7))
+			dst = &m->caught;
+		if (dst)
+			*dst = strtoull(line + 7, NULL, 16);
+	}
+	fclose(f);
+	return 0;
+}
+
 char proc_task_state(pid_t tid)
 {
 	char path[64], buf[512], *p;

@@ -25,6 +25,18 @@ long proc_read_vmas(pid_t pid, bool with_flags, struct proc_vma **out);
  * the task is gone or the file cannot be read. */
 char proc_task_state(pid_t tid);
 
+/* The signal masks of /proc/TID/status, bit sig-1 for each signal. */
+struct proc_sigmasks {
+	uint64_t pending; /* SigPnd | ShdPnd: the task's and its process's */
+	uint64_t blocked; /* SigBlk */
+	uint64_t ignored; /* SigIgn */
+	uint64_t caught;  /* SigCgt */
+};
+
+/* Reads them into *m. Returns 0, or -1 when the task is gone (or the file
+ * cannot be read), with *m all zero. */
+int proc_sigmasks(pid_t tid, struct proc_sigmasks *m);
+
 /* End address of the [stack] mapping of pid, or 0. */
 uint64_t proc_stack_end(pid_t pid);
 

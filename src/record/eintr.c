@@ -2,6 +2,7 @@
 #include "record/eintr.h"
 
 #include "core/log.h"
+#include "core/proc.h"
 #include "core/tracee.h"
 #include "record/rtask.h"
 
@@ -51,26 +52,15 @@ static int64_t mono_ns(void)
  * (ignored, or a default action of ignoring); true with none pending. */
 static bool only_ignored_pending(pid_t tid)
 {
-	unsigned long long pnd = 0, blk = 0, ign = 0, cgt = 0, dfl_ign, left;
-	char path[64], line[256];
-	FILE *f;
+	unsigned long long pnd, blk, ign, cgt, dfl_ign, left;
+	struct proc_sigmasks m;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_sigmasks(tid, &m) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "SigPnd:", 7) ||
-		    !strncmp(line, "ShdPnd:", 7))
-			pnd |= strtoull(line + 7, NULL, 16);
-		else if (!strncmp(line, "SigBlk:", 7))
-			blk = strtoull(line + 7, NULL, 16);
-		else if (!strncmp(line, "SigIgn:", 7))
-			ign = strtoull(line + 7, NULL, 16);
-		else if (!strncmp(line, "SigCgt:", 7))
-			cgt = strtoull(line + 7, NULL, 16);
-	}
-	fclose(f);
+	pnd = m.pending;
+	blk = m.blocked;
+	ign = m.ignored;
+	cgt = m.caught;
 	dfl_ign = (1ull << (SIGCHLD - 1)) | (1ull << (SIGURG - 1)) |
 		  (1ull << (SIGWINCH - 1)) | (1ull << (SIGCONT - 1));
 	left = pnd & ~blk & ~ign & ~(dfl_ign & ~cgt);

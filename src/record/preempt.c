@@ -152,19 +152,11 @@ static bool catches_timer_signal(pid_t tid)
 	const unsigned long long timers = 1ull << (SIGALRM - 1) |
 					  1ull << (SIGVTALRM - 1) |
 					  1ull << (SIGPROF - 1);
-	char path[64], line[256];
-	unsigned long long cgt = 0;
-	FILE *f;
+	struct proc_sigmasks m;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_sigmasks(tid, &m) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "SigCgt:", 7) == 0)
-			cgt = strtoull(line + 7, NULL, 16);
-	fclose(f);
-	return cgt & timers;
+	return m.caught & timers;
 }
 
 /* Whether the task stands in a syscall (interrupted, to be restarted). */

@@ -744,18 +744,11 @@ static void capture_restarted(struct recorder *rec, struct rtask *t,
 static void capture_pending(struct rtask *t, struct capture *c)
 {
 	struct mrr_interrupted_extra x = {0};
-	char path[64], line[256];
-	FILE *f;
+	struct proc_sigmasks m;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", t->t.tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_sigmasks(t->t.tid, &m) < 0)
 		return;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "SigPnd:", 7) ||
-		    !strncmp(line, "ShdPnd:", 7))
-			x.pending |= strtoull(line + 7, NULL, 16);
-	fclose(f);
+	x.pending = m.pending;
 	c->extra_len = 0;
 	capture_extra(c, &x, sizeof(x));
 }

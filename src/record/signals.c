@@ -9,6 +9,7 @@
 
 #include "core/events.h"
 #include "core/exitcodes.h"
+#include "core/proc.h"
 #include "core/insn.h"
 #include "core/log.h"
 #include "core/tsc_patch.h"
@@ -34,26 +35,14 @@ enum disposition { DISP_CAUGHT, DISP_IGNORED, DISP_FATAL, DISP_STOP };
  * being delivered (which the kernel has dequeued at its stop). */
 static enum disposition disposition_pending(pid_t tid, int sig, bool *pending)
 {
-	char path[64], line[256];
-	unsigned long long ign = 0, cgt = 0, pnd = 0, bit = 1ull << (sig - 1);
-	FILE *f;
+	unsigned long long ign, cgt, pnd, bit = 1ull << (sig - 1);
+	struct proc_sigmasks m;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (f) {
-		while (fgets(line, sizeof(line), f)) {
-			if (strncmp(line, "SigIgn:", 7) == 0)
-				ign = strtoull(line + 7, NULL, 16);
-			else if (strncmp(line, "SigCgt:", 7) == 0)
-				cgt = strtoull(line + 7, NULL, 16);
-			else if (strncmp(line, "SigPnd:", 7) == 0 ||
-				 strncmp(line, "ShdPnd:", 7) == 0)
-				pnd |= strtoull(line + 7, NULL, 16);
-		}
-		fclose(f);
-	} else {
-		pnd = ~0ull; /* unknown: assume one */
-	}
+	if (proc_sigmasks(tid, &m) < 0)
+		m.pending = ~0ull; /* unknown: assume one */
+	ign = m.ignored;
+	cgt = m.caught;
+	pnd = m.pending;
 	if (pending)
 		*pending = pnd != 0;
 	if (cgt & bit)
@@ -127,24 +116,11 @@ void rec_write_signal(struct recorder *rec, struct rtask *t,
 /* Whether sig is blocked or ignored in tid (/proc/PID/status). */
 bool rec_sig_blocked_or_ignored(pid_t tid, int sig)
 {
-	char path[64], line[256];
-	unsigned long long bit = 1ull << (sig - 1), v;
-	bool hit = false;
-	FILE *f;
+	struct proc_sigmasks m;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_sigmasks(tid, &m) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "SigBlk:", 7) && strncmp(line, "SigIgn:", 7))
-			continue;
-		v = strtoull(line + 7, NULL, 16);
-		if (v & bit)
-			hit = true;
-	}
-	fclose(f);
-	return hit;
+	return ((m.blocked | m.ignored) >> (sig - 1)) & 1;
 }
 
 /* The program itself asked for PR_TSC_SIGSEGV (t->virt.tsc) and ran rdtsc:

@@ -16,6 +16,7 @@
 #include "record/vptrace_int.h"
 
 #include "core/exitcodes.h"
+#include "core/proc.h"
 #include "core/log.h"
 #include "record/rtask.h"
 #include "record/signals.h"
@@ -192,19 +193,11 @@ static struct vp_chld {
 
 static bool sigchld_caught(pid_t tid)
 {
-	char path[64], line[256];
-	unsigned long long cgt = 0;
-	FILE *f;
+	struct proc_sigmasks m;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
+	if (proc_sigmasks(tid, &m) < 0)
 		return false;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "SigCgt:", 7))
-			cgt = strtoull(line + 7, NULL, 16);
-	fclose(f);
-	return cgt & (1ull << (SIGCHLD - 1));
+	return m.caught & (1ull << (SIGCHLD - 1));
 }
 
 static void notify_tracer(pid_t tgid, pid_t tid, int code, int status)
