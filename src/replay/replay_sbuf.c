@@ -58,56 +58,14 @@ void replay_buffer(struct replayer *rp, struct ptask *t)
 		rp->status = MRR_EXIT_DATAERR;
 		return;
 	}
-	/* Records of an earlier flush that the program has not made yet
-	 * stay in front: the recorder also flushes at stops that have no
-	 * event of their own (a signal whose default action ignores it, a
-	 * SIGCHLD), so two flushes can come before the program runs again;
-	 * it makes the calls of both, in their order, before its next
-	 * event. */
-	{
-		struct mrr_syscallbuf_hdr h;
-		const size_t cap =
-			MRR_SYSCALLBUF_SIZE - sizeof(struct mrr_syscallbuf_hdr);
-		size_t left = 0;
-
-		if (tracee_read_all(&t->t, t->sbuf_addr, &h, sizeof(h)) < 0) {
-			diverge(rp, t, "the syscall buffer is gone");
-			return;
-		}
-		if (h.used < h.avail && h.avail <= cap)
-			left = h.avail - h.used;
-		if (left + ev->extra_len > cap) {
-			diverge(rp, t,
-				"the program has not made %zu bytes of "
-				"buffered calls of an earlier flush, and this "
-				"flush's do not fit after them",
-				left);
-			return;
-		}
-		if (left) {
-			memmove(recs + left, recs, ev->extra_len);
-			if (tracee_read_all(
-				    &t->t,
-				    t->sbuf_addr +
-					    sizeof(struct mrr_syscallbuf_hdr) +
-					    h.used,
-				    recs, left) < 0) {
-				diverge(rp, t, "the syscall buffer is gone");
-				return;
-			}
-		}
-		if (tracee_write_all(&t->t,
-				     t->sbuf_addr +
-					     sizeof(struct mrr_syscallbuf_hdr),
-				     recs, left + ev->extra_len) < 0 ||
-		    write_u32(t, offsetof(struct mrr_syscallbuf_hdr, used), 0) <
-			    0 ||
-		    write_u32(t, offsetof(struct mrr_syscallbuf_hdr, avail),
-			      (uint32_t)(left + ev->extra_len)) < 0)
-			diverge(rp, t,
-				"cannot fill the syscall buffer at 0x%" PRIx64,
-				t->sbuf_addr);
-	}
+	if (tracee_write_all(&t->t,
+			     t->sbuf_addr + sizeof(struct mrr_syscallbuf_hdr),
+			     ev->extra, ev->extra_len) < 0 ||
+	    write_u32(t, offsetof(struct mrr_syscallbuf_hdr, used), 0) < 0 ||
+	    write_u32(t, offsetof(struct mrr_syscallbuf_hdr, avail),
+		      ev->extra_len) < 0)
+		diverge(rp, t, "cannot fill the syscall buffer at 0x%" PRIx64,
+			t->sbuf_addr);
 }
 
 int replay_sbuf_check_consumed(struct replayer *rp, struct ptask *t)

@@ -35,9 +35,7 @@
  *   delivers asynchronous signals only after traced syscalls, so a flush
  *   is refused only if a synchronous signal's handler makes a traced call.
  * - Replay: mrr writes the records of each MRR_EV_BUFFER event into the
- *   buffer at offset 0 (after the records of an earlier event that the
- *   program has not made yet, moved there first), sets hdr.used = 0 and
- *   hdr.avail to their length,
+ *   buffer at offset 0, sets hdr.used = 0 and hdr.avail to their length,
  *   while the task is stopped right after its previous event. hdr.replaying
  *   is 1. A wrapper takes the next record when one is there: it checks
  *   that nr and the key arguments match, copies the recorded bytes out, and
