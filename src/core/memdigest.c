@@ -74,36 +74,24 @@ static bool skipped(const struct digest_ctx *c, uint64_t page)
 static bool task_sp(pid_t tid, uint64_t *sp, uint64_t *pc)
 {
 	struct user_regs_struct regs;
-	char path[64], line[512], *tok[16], *save = NULL;
-	int n = 0;
-	FILE *f;
+	struct proc_syscall s;
+	int r = 0;
 
 	if (ptrace(PTRACE_GETREGS, tid, 0, &regs) == 0) {
 		*sp = regs.rsp;
 		*pc = regs.rip;
 		return true;
 	}
-	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
 	/* "running" while it enters or leaves its call: a moment */
-	for (int tries = 0; tries < 20; tries++) {
-		f = fopen(path, "re");
-		if (!f)
-			return false;
-		n = 0;
-		if (!fgets(line, sizeof(line), f))
-			line[0] = 0;
-		fclose(f);
-		for (char *p = strtok_r(line, " \n", &save); p && n < 16;
-		     p = strtok_r(NULL, " \n", &save))
-			tok[n++] = p;
-		if (n >= 3 || (n && strcmp(tok[0], "running")))
-			break;
-		usleep(500);
+	for (int tries = 0; tries < 20 && r == 0; tries++) {
+		r = proc_task_syscall(tid, &s);
+		if (r == 0)
+			usleep(500);
 	}
-	if (n < 3)
+	if (r != 1)
 		return false;
-	*sp = strtoull(tok[n - 2], NULL, 16);
-	*pc = strtoull(tok[n - 1], NULL, 16);
+	*sp = s.sp;
+	*pc = s.pc;
 	return true;
 }
 

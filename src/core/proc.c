@@ -228,6 +228,43 @@ int proc_sigmasks(pid_t tid, struct proc_sigmasks *m)
 	return 0;
 }
 
+int proc_task_syscall(pid_t tid, struct proc_syscall *s)
+{
+	char path[64], buf[512], *p, *end;
+	uint64_t v[8];
+	int i, want;
+	ssize_t n;
+	int fd;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (!strncmp(buf, "running", 7))
+		return 0;
+	s->nr = strtol(buf, &end, 10);
+	if (end == buf)
+		return -1;
+	/* "NR ARG0..ARG5 SP PC", or "-1 SP PC" outside a call */
+	want = s->nr >= 0 ? 8 : 2;
+	for (i = 0, p = end; i < want; i++, p = end) {
+		v[i] = strtoull(p, &end, 16);
+		if (end == p)
+			return -1;
+	}
+	if (s->nr >= 0)
+		memcpy(s->args, v, sizeof(s->args));
+	s->sp = v[want - 2];
+	s->pc = v[want - 1];
+	return 1;
+}
+
 char proc_task_state(pid_t tid)
 {
 	char path[64], buf[512], *p;

@@ -37,6 +37,19 @@ struct proc_sigmasks {
  * cannot be read), with *m all zero. */
 int proc_sigmasks(pid_t tid, struct proc_sigmasks *m);
 
+/* What /proc/TID/syscall says of a blocked task. */
+struct proc_syscall {
+	long nr;	  /* the call it waits in, or -1: blocked outside one */
+	uint64_t args[6]; /* its arguments (0 when nr is -1) */
+	uint64_t sp, pc;  /* its stack and instruction pointers */
+};
+
+/* Reads /proc/TID/syscall into *s. Returns 1 when the task is blocked (in
+ * a call or not), 0 when it is running (the file says "running": also a
+ * task on its way into or out of a call), -1 when the file cannot be read
+ * or parsed. */
+int proc_task_syscall(pid_t tid, struct proc_syscall *s);
+
 /* End address of the [stack] mapping of pid, or 0. */
 uint64_t proc_stack_end(pid_t pid);
 

@@ -49,26 +49,13 @@ static struct {
  * with the token): its number and arguments then. */
 static bool untraced_call(pid_t tid, long *nr, uint64_t args[6])
 {
-	char path[64], buf[512];
-	unsigned long long a[6], sp, pc;
-	ssize_t n;
-	int fd;
+	struct proc_syscall s;
 
-	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (proc_task_syscall(tid, &s) != 1 || s.nr < 0 || s.pc != RET_ADDR ||
+	    s.args[5] != MRR_SYSCALLBUF_TOKEN)
 		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = 0;
-	if (sscanf(buf, "%ld %llx %llx %llx %llx %llx %llx %llx %llx", nr,
-		   &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &sp, &pc) != 9 ||
-	    *nr < 0 || pc != RET_ADDR || a[5] != MRR_SYSCALLBUF_TOKEN)
-		return false;
-	for (int i = 0; i < 6; i++)
-		args[i] = a[i];
+	*nr = s.nr;
+	memcpy(args, s.args, sizeof(s.args));
 	return true;
 }
 

@@ -1,6 +1,7 @@
 /* The replay watchdog (watchdog.h). */
 #include "replay/watchdog.h"
 
+#include "core/proc.h"
 #include "core/tracee.h"
 #include "replay/ptask.h"
 #include "syscalls/table.h"
@@ -63,6 +64,7 @@ static void read_task_state(pid_t tid, struct task_state *s)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long ut = 0, st = 0;
+	struct proc_syscall call;
 
 	memset(s, 0, sizeof(*s));
 	s->syscall = -2;
@@ -83,12 +85,13 @@ static void read_task_state(pid_t tid, struct task_state *s)
 	if (read_small(path, s->wchan, sizeof(s->wchan)) <= 0 ||
 	    !strcmp(s->wchan, "0"))
 		s->wchan[0] = 0;
-	snprintf(path, sizeof(path), "/proc/%d/syscall", tid);
-	if (read_small(path, buf, sizeof(buf)) > 0) {
-		if (!strncmp(buf, "running", 7))
-			s->syscall = -1;
-		else
-			s->syscall = strtol(buf, NULL, 10);
+	switch (proc_task_syscall(tid, &call)) {
+	case 0:
+		s->syscall = -1;
+		break;
+	case 1:
+		s->syscall = call.nr;
+		break;
 	}
 }
 
