@@ -12,11 +12,15 @@
 # numbers depend on the machine and its load. Builds nothing.
 #
 # Workloads: bench_mprotect_loop, bench_tkill_loop (LTP signal06's two
-# loops) and bench_threads_bufcalls (two threads of buffered calls: what the
-# scheduler's switches between threads that never stop cost).
+# loops), bench_sigframe_loop (the two together, as signal06 runs them: SIGHUP
+# on an alternate stack another thread makes read-only, SIGSEGV when its
+# frame cannot go there) and bench_threads_bufcalls (two threads of buffered
+# calls: what the scheduler's switches between threads that never stop
+# cost).
 #
 # Environment: RUNS (default 3), MPROTECTS (rounds of 2 calls, 50000),
-# TKILLS (20000), BUFCALLS (calls a thread, 1000000), LTP (an LTP checkout:
+# WORKS (a subset of the workloads, by name), TKILLS (20000), SIGFRAMES
+# (30000), BUFCALLS (calls a thread, 1000000), LTP (an LTP checkout:
 # adds signal06 when it is built).
 
 set -eu
@@ -33,7 +37,8 @@ if [ -n "$other" ]; then
 	modes="native old new old-n new-n"
 fi
 for f in "$build/bin/mrr" "$build/bench/bench_mprotect_loop" \
-	"$build/bench/bench_tkill_loop" "$build/bench/bench_threads_bufcalls"; do
+	"$build/bench/bench_tkill_loop" "$build/bench/bench_sigframe_loop" \
+	"$build/bench/bench_threads_bufcalls"; do
 	if [ ! -x "$f" ]; then
 		echo "tracedcalls.sh: $f is missing; build first" >&2
 		exit 1
@@ -45,8 +50,9 @@ trap 'rm -rf "$tmp"' EXIT
 declare -A cmd
 cmd[mprotect]="$build/bench/bench_mprotect_loop ${MPROTECTS:-50000}"
 cmd[tkill]="$build/bench/bench_tkill_loop ${TKILLS:-20000}"
+cmd[sigframe]="$build/bench/bench_sigframe_loop ${SIGFRAMES:-30000}"
 cmd[bufthreads]="$build/bench/bench_threads_bufcalls ${BUFCALLS:-1000000}"
-works="mprotect tkill bufthreads"
+works=${WORKS:-mprotect tkill sigframe bufthreads}
 s6=${LTP:+$LTP/testcases/kernel/syscalls/signal/signal06}
 if [ -n "$s6" ] && [ -x "$s6" ]; then
 	cmd[signal06]=$s6

@@ -29,7 +29,7 @@ extern "C" {
 
 /* The on-disk format version this library writes. It reads every version
  * from MRR_TRACE_FORMAT_VERSION_MIN up to this one. */
-#define MRR_TRACE_FORMAT_VERSION     3
+#define MRR_TRACE_FORMAT_VERSION     4
 #define MRR_TRACE_FORMAT_VERSION_MIN 1
 
 /* Error codes specific to traces (all negative, below any -errno). */

@@ -99,7 +99,7 @@ static bool task_sp(pid_t tid, uint64_t *sp, uint64_t *pc)
  * the library or mrr's page, its library frames above sp. */
 static void skip_stack(struct digest_ctx *c, struct tracee *tr,
 		       const struct proc_vma *v, long nv, uint64_t sp,
-		       uint64_t pc)
+		       uint64_t pc, bool whole)
 {
 	uint64_t cut = sp, end;
 	bool in_lib =
@@ -110,7 +110,11 @@ static void skip_stack(struct digest_ctx *c, struct tracee *tr,
 		if (sp < v[i].start || sp >= v[i].end)
 			continue;
 		end = v[i].end;
-		if (in_lib && c->lib_hi > c->lib_lo) {
+		if (in_lib && whole) {
+			/* how high the library's frames reach differs at
+			 * replay, where its code takes other paths */
+			cut = end;
+		} else if (in_lib && c->lib_hi > c->lib_lo) {
 			uint64_t stop = end - sp > LIBFRAME_SCAN
 						? sp + LIBFRAME_SCAN
 						: end;
@@ -326,7 +330,8 @@ static int digest(const struct mem_digest_task *tasks, int ntasks,
 
 		if (!sp && !task_sp(tasks[i].tid, &sp, &pc))
 			continue;
-		skip_stack(c, &tr, v, nv, sp, pc);
+		skip_stack(c, &tr, v, nv, sp, pc,
+			   flags & MEM_DIGEST_LIB_WHOLE_STACK);
 		tracee_close_mem(&tr);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", tasks[0].tid);

@@ -17,7 +17,8 @@
  * frames leave other bytes), the alternate signal stacks (below), and, for
  * a task that stands in the library
  * or in mrr's page, its stack up to 1 KiB above the highest word that
- * holds an address in the library (its frames). Shared mappings are not
+ * holds an address in the library (its frames), or with
+ * MEM_DIGEST_LIB_WHOLE_STACK its whole stack mapping. Shared mappings are not
  * hashed, except, with MEM_DIGEST_SHARED_ANON, the shared anonymous ones
  * (MAP_SHARED | MAP_ANONYMOUS, which a fork's child shares with its parent:
  * the recorder runs the processes that share one a task at a time, so the
@@ -72,6 +73,10 @@ void mem_digest_note_altstack(struct mem_digest_altstacks *a, uint64_t sp,
 
 /* mem_digest flags */
 #define MEM_DIGEST_SHARED_ANON 0x1u /* hash shared anonymous mappings too */
+/* a task that stands in the library or mrr's page: its whole stack
+ * mapping left out, not only up to 1 KiB above its library frames (trace
+ * format 4: how high those reach differs at replay) */
+#define MEM_DIGEST_LIB_WHOLE_STACK 0x2u
 
 /* Hashes the memory of the process of tasks[0] (which must be stopped, as
  * must every task that can run user code; tasks blocked in a syscall may

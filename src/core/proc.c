@@ -197,19 +197,67 @@ void remove_flat_dir(const char *dir)
 	rmdir(dir);
 }
 
+/* /proc/TID/status of the last few tasks asked about, kept open: a read at
+ * offset 0 makes the file again (a signal stop asks once or twice, and the
+ * open, its fstat and stdio's reads were five of the recorder's syscalls
+ * there). A file whose task is gone answers ESRCH, and the next task with
+ * that tid gets a file of its own. */
+#define STATUS_FDS 8
+static struct {
+	pid_t tid; /* 0: a free entry */
+	int fd;
+} status_fds[STATUS_FDS];
+static unsigned status_next;
+
+static ssize_t status_read(pid_t tid, char *buf, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	unsigned i;
+	int fd;
+
+	for (i = 0; i < STATUS_FDS; i++) {
+		if (!status_fds[i].tid || status_fds[i].tid != tid)
+			continue;
+		n = pread(status_fds[i].fd, buf, len, 0);
+		if (n > 0)
+			return n;
+		close(status_fds[i].fd);
+		status_fds[i].tid = 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, buf, len, 0);
+	if (n <= 0) {
+		close(fd);
+		return -1;
+	}
+	i = status_next++ % STATUS_FDS;
+	if (status_fds[i].tid)
+		close(status_fds[i].fd);
+	status_fds[i].tid = tid;
+	status_fds[i].fd = fd;
+	return n;
+}
+
 int proc_sigmasks(pid_t tid, struct proc_sigmasks *m)
 {
-	char path[64], line[256];
-	FILE *f;
+	char buf[4096], *line, *next;
+	ssize_t n;
 
 	memset(m, 0, sizeof(*m));
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
+	n = status_read(tid, buf, sizeof(buf) - 1);
+	if (n <= 0)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
+	buf[n] = 0;
+	for (line = buf; line && *line; line = next) {
 		uint64_t *dst = NULL;
 
+		next = strchr(line, '\n');
+		if (next)
+			next++;
 		if (!strncmp(line, "SigPnd:", 7) ||
 		    !strncmp(line, "ShdPnd:", 7)) {
 			m->pending |= strtoull(line + 7, NULL, 16);
@@ -224,7 +272,6 @@ int proc_sigmasks(pid_t tid, struct proc_sigmasks *m)
 		if (dst)
 			*dst = strtoull(line + 7, NULL, 16);
 	}
-	fclose(f);
 	return 0;
 }
 

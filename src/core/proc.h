@@ -34,7 +34,8 @@ struct proc_sigmasks {
 };
 
 /* Reads them into *m. Returns 0, or -1 when the task is gone (or the file
- * cannot be read), with *m all zero. */
+ * cannot be read), with *m all zero. Keeps the files of the last few tasks
+ * open (O_CLOEXEC) for the next calls: call it from one thread only. */
 int proc_sigmasks(pid_t tid, struct proc_sigmasks *m);
 
 /* What /proc/TID/syscall says of a blocked task. */

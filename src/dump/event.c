@@ -717,6 +717,15 @@ static void text_preempt(struct mrr_dump *d, const struct das *as,
 	if (!stable && ev->result)
 		sb_printf(b, " memory digest %016" PRIx64,
 			  (uint64_t)ev->result);
+	/* the bytes its spin loop stores to (format version 4) */
+	for (uint32_t i = 0; i < ev->nwrites; i++) {
+		sb_puts(b, i ? ", " : ", loop stores ");
+		if (stable)
+			sb_printf(b, "%" PRIu64 " bytes", ev->writes[i].len);
+		else
+			sb_printf(b, "%" PRIu64 " bytes at 0x%" PRIx64,
+				  ev->writes[i].len, ev->writes[i].addr);
+	}
 }
 
 /* The frames of a backtrace event, one per line, each prefixed by indent.

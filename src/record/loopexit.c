@@ -19,9 +19,7 @@
 /* Return addresses whose calls' loops are looked at. */
 #define MAX_CALLERS 4
 
-/* The general-purpose register (0-15) a capstone register is part of, or
- * -1. */
-static int gpr_of(unsigned reg)
+int loopexit_gpr(unsigned reg)
 {
 	static const unsigned regs[][5] = {
 		{X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL, X86_REG_AH},
@@ -59,7 +57,44 @@ static int gpr_of(unsigned reg)
 struct effect {
 	uint16_t writes, loaded, tested;
 	bool sets_flags;
+	/* A local variable the instruction touches: a memory operand at a
+	 * fixed offset from rsp or rbp (slot_base: that gpr, or -1), and
+	 * how: stepped (add, sub, inc or dec of a constant: a counter kept
+	 * on the stack), stored to otherwise, or only read (a compare). */
+	int slot_base;
+	int64_t slot_disp;
+	enum { SLOT_READ, SLOT_STEP, SLOT_STORE } slot_use;
 };
+
+#define GPR_RSP 4
+#define GPR_RBP 5
+
+/* Notes in e the stack slot op names, if it is one (struct effect). */
+static void note_slot(const cs_insn *in, const cs_x86_op *op, struct effect *e)
+{
+	const cs_x86 *x = &in->detail->x86;
+	int b = loopexit_gpr(op->mem.base);
+	bool by_constant = false;
+
+	if ((b != GPR_RSP && b != GPR_RBP) ||
+	    op->mem.index != X86_REG_INVALID ||
+	    op->mem.segment != X86_REG_INVALID)
+		return;
+	e->slot_base = b;
+	e->slot_disp = op->mem.disp;
+	if (!(op->access & CS_AC_WRITE)) {
+		e->slot_use = SLOT_READ;
+		return;
+	}
+	for (int i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_IMM)
+			by_constant = true;
+	if (in->id == X86_INS_INC || in->id == X86_INS_DEC ||
+	    ((in->id == X86_INS_ADD || in->id == X86_INS_SUB) && by_constant))
+		e->slot_use = SLOT_STEP;
+	else
+		e->slot_use = SLOT_STORE;
+}
 
 /* Registers a call may change (the caller-saved ones), to values that may
  * come from memory. */
@@ -76,6 +111,7 @@ static void effect_of(csh h, const cs_insn *in, struct effect *e)
 	bool from_memory = false;
 
 	memset(e, 0, sizeof(*e));
+	e->slot_base = -1;
 	if (in->id == X86_INS_CALL) {
 		e->writes = e->loaded = CALL_CLOBBERS;
 		e->sets_flags = true;
@@ -83,7 +119,7 @@ static void effect_of(csh h, const cs_insn *in, struct effect *e)
 	}
 	if (cs_regs_access(h, in, rd, &nrd, wr, &nwr) == CS_ERR_OK) {
 		for (int i = 0; i < nwr; i++) {
-			int g = gpr_of(wr[i]);
+			int g = loopexit_gpr(wr[i]);
 
 			if (g >= 0)
 				e->writes |= (uint16_t)(1u << g);
@@ -95,7 +131,7 @@ static void effect_of(csh h, const cs_insn *in, struct effect *e)
 		const cs_x86_op *op = &x->operands[i];
 
 		if (op->type == X86_OP_REG) {
-			int g = gpr_of(op->reg);
+			int g = loopexit_gpr(op->reg);
 
 			if (g >= 0) {
 				e->tested |= (uint16_t)(1u << g);
@@ -103,9 +139,14 @@ static void effect_of(csh h, const cs_insn *in, struct effect *e)
 					stepped |= (uint16_t)(1u << g);
 			}
 		} else if (op->type == X86_OP_MEM && in->id != X86_INS_LEA &&
+			   (op->access & CS_AC_WRITE) &&
+			   !(op->access & CS_AC_READ)) {
+			note_slot(in, op, e);
+		} else if (op->type == X86_OP_MEM && in->id != X86_INS_LEA &&
 			   (op->access & CS_AC_READ)) {
-			int b = gpr_of(op->mem.base),
-			    x2 = gpr_of(op->mem.index);
+			note_slot(in, op, e);
+			int b = loopexit_gpr(op->mem.base),
+			    x2 = loopexit_gpr(op->mem.index);
 
 			from_memory = true; /* lea reads no memory */
 			/* a load through the register itself steps it (the
@@ -125,7 +166,7 @@ static void effect_of(csh h, const cs_insn *in, struct effect *e)
 		e->loaded = e->writes;
 }
 
-static bool is_cond_jump(const cs_insn *in)
+bool loopexit_is_cond_jump(const cs_insn *in)
 {
 	switch (in->id) {
 	case X86_INS_JAE:
@@ -158,16 +199,77 @@ static bool ends_code(const cs_insn *in)
 
 /* How the loop [lo, branch] (branch: its jump back) ends: LOOP_COUNTED
  * when its bottom test (a conditional jump back: the last flag setter
- * before it) reads a register that the body steps (loopexit.h), so that
- * its fall-through is an exit; LOOP_ENDS when only a branch out of the
- * middle of the body tests one (it ends by itself, but not through the
- * fall-through); LOOP_UNKNOWN otherwise. */
+ * before it) reads a register that the body steps, or a stack slot it
+ * steps (struct slots) (loopexit.h), so that its fall-through is an exit;
+ * LOOP_ENDS when only a branch out of the middle of the body tests one (it ends
+ * by itself, but not through the fall-through); LOOP_UNKNOWN otherwise. */
 enum { LOOP_UNKNOWN, LOOP_ENDS, LOOP_COUNTED };
 
+/* The stack slots a loop body touches (struct effect), at most
+ * MAX_SLOTS: a slot serves as a counter when the body steps it and never
+ * stores anything else to it, and the register that locates it keeps its
+ * value through the body (calls leave rsp as they found it). */
+#define MAX_SLOTS 8
+
+struct slots {
+	struct {
+		int base;
+		int64_t disp;
+		bool stepped, stored;
+	} s[MAX_SLOTS];
+	int n;
+	bool overflow;
+};
+
+static int slot_index(struct slots *sl, int base, int64_t disp)
+{
+	for (int i = 0; i < sl->n; i++)
+		if (sl->s[i].base == base && sl->s[i].disp == disp)
+			return i;
+	if (sl->n == MAX_SLOTS) {
+		sl->overflow = true;
+		return -1;
+	}
+	sl->s[sl->n].base = base;
+	sl->s[sl->n].disp = disp;
+	sl->s[sl->n].stepped = sl->s[sl->n].stored = false;
+	return sl->n++;
+}
+
+static void slot_note(struct slots *sl, const struct effect *e)
+{
+	int i;
+
+	if (e->slot_base < 0 || e->slot_use == SLOT_READ)
+		return;
+	i = slot_index(sl, e->slot_base, e->slot_disp);
+	if (i < 0)
+		return;
+	if (e->slot_use == SLOT_STEP)
+		sl->s[i].stepped = true;
+	else
+		sl->s[i].stored = true;
+}
+
+/* Whether the slot a bottom test read (tbase/tdisp) counts (above). */
+static bool slot_counts(struct slots *sl, int tbase, int64_t tdisp,
+			uint16_t written)
+{
+	int i;
+
+	if (tbase < 0 || sl->overflow || (written & (1u << tbase)))
+		return false;
+	i = slot_index(sl, tbase, tdisp);
+	return i >= 0 && sl->s[i].stepped && !sl->s[i].stored;
+}
+
 static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
-		     uint64_t base, uint64_t lo, uint64_t branch, bool cond)
+		     uint64_t base, uint64_t lo, uint64_t branch)
 {
 	uint16_t written = 0, loaded = 0, tested = 0, out_tested = 0, steps;
+	struct slots slots = {.n = 0};
+	int tbase = -1;
+	int64_t tdisp = 0;
 	const uint8_t *p;
 	uint64_t at = lo;
 	size_t left;
@@ -187,9 +289,13 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 		effect_of(h, in, &e);
 		written |= e.writes;
 		loaded |= e.loaded;
-		if (e.sets_flags)
+		slot_note(&slots, &e);
+		if (e.sets_flags) {
 			tested = e.tested;
-		if (!is_cond_jump(in) || x->op_count != 1 ||
+			tbase = e.slot_base;
+			tdisp = e.slot_disp;
+		}
+		if (!loopexit_is_cond_jump(in) || x->op_count != 1 ||
 		    x->operands[0].type != X86_OP_IMM)
 			continue;
 		target = (uint64_t)x->operands[0].imm;
@@ -199,15 +305,30 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	if (at != branch)
 		return LOOP_UNKNOWN; /* the body did not decode up to it */
 	steps = written & (uint16_t)~loaded;
-	if (cond && (tested & steps))
+	if (tested & steps)
+		return LOOP_COUNTED;
+	if (slot_counts(&slots, tbase, tdisp, written))
 		return LOOP_COUNTED;
 	return out_tested & steps ? LOOP_ENDS : LOOP_UNKNOWN;
+}
+
+/* Unconditional jumps a search follows at most. */
+#define MAX_FOLLOW 8
+
+static bool jumped(const uint64_t *jumps, int n, uint64_t at)
+{
+	for (int i = 0; i < n; i++)
+		if (jumps[i] == at)
+			return true;
+	return false;
 }
 
 int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 		  uint64_t enclose, struct loop_exit *out, int max,
 		  int *blocked, bool any)
 {
+	uint64_t jumps[MAX_FOLLOW];
+	int followed = 0;
 	const uint8_t *p;
 	uint64_t at = addr;
 	size_t left;
@@ -233,28 +354,50 @@ int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 		if (ends_code(in))
 			break;
 		if (in->id == X86_INS_JMP && x->op_count == 1 &&
+		    x->operands[0].type == X86_OP_IMM) {
+			/* the code goes on at the target: a block the compiler
+			 * put out of line jumps back into its loop's body,
+			 * which encloses addr from there on; a jump met again
+			 * is a loop that only a branch out of its middle ends
+			 * (a test at its top, or none) */
+			target = (uint64_t)x->operands[0].imm;
+			if (followed == MAX_FOLLOW ||
+			    jumped(jumps, followed, branch)) {
+				*blocked = LOOPEXIT_LOOP;
+				break;
+			}
+			if (target < base || target >= base + len) {
+				*blocked = LOOPEXIT_UNKNOWN;
+				break;
+			}
+			jumps[followed++] = branch;
+			if (target < enclose)
+				enclose = target;
+			p = code + (target - base);
+			left = len - (size_t)(target - base);
+			at = target;
+			continue;
+		}
+		if (in->id == X86_INS_JMP && x->op_count == 1 &&
 		    x->operands[0].type != X86_OP_IMM) {
 			/* an indirect jump (a tail call, a switch): where the
 			 * code goes on is unknown */
 			*blocked = LOOPEXIT_UNKNOWN;
 			break;
 		}
-		if ((in->id != X86_INS_JMP && !is_cond_jump(in)) ||
-		    x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		if (!loopexit_is_cond_jump(in) || x->op_count != 1 ||
+		    x->operands[0].type != X86_OP_IMM)
 			continue;
 		target = (uint64_t)x->operands[0].imm;
 		if (target > enclose || enclose - target > LOOKBACK)
 			continue;
 		if (any) {
-			if (in->id != X86_INS_JMP) {
-				out[n].addr = exit;
-				out[n].lo = target;
-				n++;
-			}
+			out[n].addr = exit;
+			out[n].lo = target;
+			n++;
 			continue;
 		}
-		kind = loop_kind(h, in, code, len, base, target, branch,
-				 in->id != X86_INS_JMP);
+		kind = loop_kind(h, in, code, len, base, target, branch);
 		p = sp; /* loop_kind used the decoder's buffer */
 		left = sleft;
 		at = sat;

@@ -13,7 +13,9 @@
  * test reads a register that the body steps (a counter, a pointer moving
  * through an array or a list: changed by arithmetic on its own value or
  * loaded from where it points, never replaced by a value loaded from
- * elsewhere in memory, as a flag is). A loop that tests a
+ * elsewhere in memory, as a flag is), or a counter the function keeps on
+ * its stack (a slot at a fixed offset from rsp or rbp that the body only
+ * adds constants to). A loop that tests a
  * flag in memory may end only when a signal handler sets it: waiting for
  * its exit before delivering that signal would never end. */
 #ifndef MRR_RECORD_LOOPEXIT_H
@@ -43,7 +45,11 @@ struct loop_exit {
 /* The exits of the loops around enclose in code[0..len) (located at
  * base), innermost first, at most max: conditional branches from the
  * instruction at addr up to the function's end (a ret) whose target is at
- * or before enclose, and that end by themselves (above). A loop that ends
+ * or before enclose, and that end by themselves (above). Unconditional
+ * jumps are followed (a block placed after the function's ret jumps back
+ * into the body of the loop it belongs to; from there on, that target
+ * is what a loop must enclose); one met twice is a loop that ends only
+ * from its middle, if at all. A loop that ends
  * only through a branch out of the middle of its body stops the search
  * as one that may not end does. Sets *blocked (above) when the search
  * stopped early. With any, the exit of every conditional jump back around
@@ -64,5 +70,16 @@ int rec_loop_exits(struct rtask *t, uint64_t rip, uint64_t rsp,
  * whose exit is exit (in its body, or in a function called from there),
  * whether or not the loops in between end by themselves. */
 bool rec_in_loop_of(struct rtask *t, uint64_t rip, uint64_t rsp, uint64_t exit);
+
+/* The general-purpose register (0-15, in the order of the x86 encoding:
+ * rax rcx rdx rbx rsp rbp rsi rdi r8..r15) a capstone register is part
+ * of, or -1. */
+int loopexit_gpr(unsigned reg);
+
+struct cs_insn;
+
+/* True for the conditional jumps a loop's bottom test uses (jcc: not loop,
+ * jcxz or jmp). IN must have been disassembled with details on. */
+bool loopexit_is_cond_jump(const struct cs_insn *in);
 
 #endif

@@ -92,16 +92,16 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 			stats.skipped++;
 			return 0;
 		}
+		/* its stack pointer read where it stands (registers, or
+		 * /proc/TID/syscall when blocked), as the replay reads it:
+		 * entry_regs may be an earlier call's (a task parked at the
+		 * entry of a call made lower in its stack) */
 		tasks[n].tid = o->t.tid;
-		if (o->in_syscall) {
-			/* blocked (not in a ptrace-stop) or at its exit: its
-			 * stack pointer as the call entered */
-			tasks[n].sp = o->entry_regs.rsp;
-			tasks[n].pc = o->entry_regs.rip;
-		}
 		n++;
 	}
-	err = mem_digest(tasks, n, MEM_DIGEST_SHARED_ANON, &altstacks, &d);
+	err = mem_digest(tasks, n,
+			 MEM_DIGEST_SHARED_ANON | MEM_DIGEST_LIB_WHOLE_STACK,
+			 &altstacks, &d);
 	stats.ns += d.ns;
 	if (err) {
 		stats.failed++;

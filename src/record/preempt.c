@@ -9,6 +9,9 @@
 #include "record/point_digest.h"
 #include "record/rtask.h"
 #include "record/signals.h"
+#include "record/spin.h"
+#include "record/spinloop.h"
+#include "record/vptrace.h"
 #include "syscallbuf/abi.h"
 
 #include <errno.h>
@@ -351,12 +354,20 @@ static void take_point(struct recorder *rec, struct rtask *t,
 		ev->result = (int64_t)rec_point_digest(rec, t);
 }
 
+/* stores (n of them): the bytes a spin loop's body stores to, carried by
+ * a searched point (spinloop.h) */
 static void emit_point(struct recorder *rec, struct rtask *t,
-		       struct pending_point *pp)
+		       struct pending_point *pp,
+		       const struct spin_store *stores, int nstores)
 {
 	struct capture c = {0};
 
 	capture_extra(&c, &pp->x, sizeof(pp->x));
+	for (int i = 0; i < nstores && !pp->ev.args[0]; i++)
+		if (capture_add(&c, t, stores[i].addr, stores[i].len) < 0)
+			mrr_debug("pid %d: cannot read the loop's store at "
+				  "0x%llx",
+				  t->t.tid, (unsigned long long)stores[i].addr);
 	stats.points++;
 	if (pp->ev.args[0])
 		stats.counted++;
@@ -364,6 +375,7 @@ static void emit_point(struct recorder *rec, struct rtask *t,
 		stats.searched++;
 	rec_write_event(rec, t, &pp->ev, &c);
 	free(c.extra);
+	free(c.data);
 }
 
 /* Writes t's pending points (after the flush of the buffered calls before
@@ -373,14 +385,15 @@ static void emit_pending(struct recorder *rec, struct rtask *t,
 {
 	p->emitting = true;
 	for (int i = 0; i < p->npending; i++)
-		emit_point(rec, t, &p->pending[i]);
+		emit_point(rec, t, &p->pending[i], NULL, 0);
 	p->emitting = false;
 	p->npending = 0;
 }
 
-static void write_point(struct recorder *rec, struct rtask *t,
-			const struct user_regs_struct *regs, uint64_t count,
-			int reason)
+static void write_point_stores(struct recorder *rec, struct rtask *t,
+			       const struct user_regs_struct *regs,
+			       uint64_t count, int reason,
+			       const struct spin_store *stores, int nstores)
 {
 	struct rec_preempt *p = get_pre(t);
 	struct pending_point pp;
@@ -391,8 +404,15 @@ static void write_point(struct recorder *rec, struct rtask *t,
 	rec_sbuf_flush(rec, t);
 	emit_pending(rec, t, p);
 	take_point(rec, t, regs, count, reason, buffered, &pp);
-	emit_point(rec, t, &pp);
+	emit_point(rec, t, &pp, stores, nstores);
 	t->have_exit_regs = false;
+}
+
+static void write_point(struct recorder *rec, struct rtask *t,
+			const struct user_regs_struct *regs, uint64_t count,
+			int reason)
+{
+	write_point_stores(rec, t, regs, count, reason, NULL, 0);
 }
 
 /* Records the signal at the point where t stands and delivers it. */
@@ -400,6 +420,13 @@ static void deliver_here(struct recorder *rec, struct rtask *t,
 			 const siginfo_t *si,
 			 const struct user_regs_struct *regs, uint64_t count)
 {
+	if (t->vp) {
+		/* its tracer sees the signal first, and may drop it: the
+		 * point stands alone (no MRR_SIG_AT_POINT need follow) */
+		write_point(rec, t, regs, count, MRR_PREEMPT_TIMESLICE);
+		rec_vptrace_point(rec, t, si, regs);
+		return;
+	}
 	write_point(rec, t, regs, count, MRR_PREEMPT_SIGNAL);
 	rec_write_signal(rec, t, regs, si, MRR_SIG_AT_POINT);
 	ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, si);
@@ -533,10 +560,15 @@ void rec_preempt_after_event(struct recorder *rec, struct rtask *t,
 			if (!t->deferred) {
 				t->deferred = true;
 				t->deferred_info = p->held_si;
+				/* a task that makes only buffered calls
+				 * (and their flushes, skipped calls) would
+				 * reach no syscall exit */
+				rec_sbuf_trace_next(t);
 			}
 		}
 	}
 	restart_counting(t, p, 0, false);
+	rec_spin_gates_restart(t, ev);
 }
 
 /* Waits (t resumed) for the next execution of addr (anchor idx, or -1:
@@ -707,13 +739,15 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 		    run_to_anchor(t, p, p->exit_idx, &p->held_si))
 			return;
 		if (!in_syscall(regs) && rec_preempt_anchor_ok(t, regs->rip)) {
-			add_anchor(p, regs->rip);
+			if (!t->vp) /* a tracee's loop goes on uncounted */
+				add_anchor(p, regs->rip);
 			deliver_here(rec, t, &p->held_si, regs, 0);
 			return;
 		}
 		stats.deferred++;
 		t->deferred = true;
 		t->deferred_info = p->held_si;
+		rec_sbuf_trace_next(t);
 		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	}
@@ -865,7 +899,10 @@ bool rec_preempt_signal(struct recorder *rec, struct rtask *t,
 	if (!rec_preempt_anchor_ok(t, regs->rip))
 		return false;
 	stats.stops++;
-	add_anchor(p, regs->rip);
+	/* not for a tracee: it goes on in that loop, and an anchor there
+	 * would count each of its turns (a debug exception each) */
+	if (!t->vp)
+		add_anchor(p, regs->rip);
 	deliver_here(rec, t, si, regs, 0);
 	return true;
 }
@@ -942,10 +979,12 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status)
 }
 
 bool rec_preempt_here(struct recorder *rec, struct rtask *t,
-		      const struct user_regs_struct *regs)
+		      const struct user_regs_struct *regs, uint64_t count,
+		      const struct spin_store *stores, int nstores)
 {
 	if (in_syscall(regs) || !rec_preempt_anchor_ok(t, regs->rip))
 		return false;
-	write_point(rec, t, regs, 0, MRR_PREEMPT_TIMESLICE);
+	write_point_stores(rec, t, regs, count, MRR_PREEMPT_TIMESLICE, stores,
+			   nstores);
 	return true;
 }

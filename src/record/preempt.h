@@ -29,6 +29,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/user.h>
 
 struct recorder;
@@ -71,13 +72,17 @@ int rec_preempt_now(struct recorder *rec, struct rtask *t, int *status);
 
 /* For a scheduler that stopped t in user code itself (t in a
  * signal-delivery-stop of mrr's, regs its registers): records a point
- * where t stands (MRR_EV_PREEMPT, timeslice, count 0: the replay searches
- * for it) and returns true; t stays stopped (resume it with PTRACE_CONT
- * and signal 0). Returns false, writing nothing, when t is inside a
- * syscall, mrr's page or the syscall buffer library, or on a rep string
- * instruction. Adds no anchor. */
+ * where t stands (MRR_EV_PREEMPT, timeslice, the count-th execution of
+ * regs->rip since t's last event, or count 0: the replay searches for it)
+ * and returns true; t stays stopped (resume it with PTRACE_CONT and
+ * signal 0). A searched point also carries the bytes at stores[0..nstores)
+ * (spinloop.h: what a spin loop's body stores to). Returns false, writing
+ * nothing, when t is inside a syscall, mrr's page or the syscall buffer
+ * library, or on a rep string instruction. Adds no anchor. */
+struct spin_store;
 bool rec_preempt_here(struct recorder *rec, struct rtask *t,
-		      const struct user_regs_struct *regs);
+		      const struct user_regs_struct *regs, uint64_t count,
+		      const struct spin_store *stores, int nstores);
 
 /* Counters: stops and points of the whole recording (for bench/):
  * points written, points taken but never needed (dropped), ptrace stops

@@ -74,7 +74,7 @@ static const char *call_name(long nr)
 /* What t waits for, in words. */
 static void describe(struct rtask *t, char *buf, size_t len)
 {
-	char sc[256], wchan[64], how[96] = "";
+	char sc[256], wchan[64], how[96] = "", held[80] = "";
 	unsigned long long a[6], sp, pc;
 	long nr = -1;
 
@@ -98,19 +98,25 @@ static void describe(struct rtask *t, char *buf, size_t len)
 	else
 		snprintf(how, sizeof(how), "in state %c",
 			 proc_task_state(t->t.tid));
-	snprintf(buf, len, "%s%s%s%s%s", how,
+	if (t->deferred)
+		snprintf(held, sizeof(held),
+			 ", with signal %d held back by mrr for its next "
+			 "syscall exit",
+			 t->deferred_info.si_signo);
+	snprintf(buf, len, "%s%s%s%s%s%s", how,
 		 wchan[0] && wchan[0] != '0' ? " (kernel function " : "",
 		 wchan[0] && wchan[0] != '0' ? wchan : "",
 		 wchan[0] && wchan[0] != '0' ? ")" : "",
 		 t->grp && t->grp->runner == t && t->grp->nmembers > 1
 			 ? ", holding its group's slot"
-			 : "");
+			 : "",
+		 held);
 }
 
 void rec_watch_check(struct recorder *rec)
 {
 	struct rtask *t;
-	char what[320];
+	char what[400];
 	uint64_t now = now_ms();
 
 	if (reported || !last_stop_ms ||
@@ -138,6 +144,15 @@ void rec_watch_check(struct recorder *rec)
 		describe(t, what, sizeof(what));
 		fprintf(stderr, "mrr:   %s is %s\n", who, what);
 	}
+	for (t = rec->tasks; t; t = t->next)
+		if (t->deferred && t->in_syscall)
+			break;
+	if (t)
+		fprintf(stderr,
+			"mrr:   pid %d waits in a call while mrr holds back "
+			"a signal for that call's exit: the recording may be "
+			"stuck in mrr, not in the program\n",
+			t->t.tid);
 	fprintf(stderr, "mrr:   the recording goes on (the program may be "
 			"waiting on purpose); SIGINT or SIGTERM ends it and "
 			"keeps the trace\n");

@@ -901,7 +901,9 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 		capture_special(rec, t, result, &c);
 	else if (d)
 		capture_rules(t, d, result, &c);
-	if (result == -516 /* ERESTART_RESTARTBLOCK */) {
+	if (t->nr == SYS_rt_sigreturn) {
+		/* rax as the frame holds it, not an interrupted call's */
+	} else if (result == -516 /* ERESTART_RESTARTBLOCK */) {
 		if (t->nr != SYS_restart_syscall) {
 			t->restart_saved = true;
 			t->restart_nr = t->nr;
@@ -912,7 +914,7 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 	}
 	if (result > 0)
 		rec_status_mend_capture(rec, t, &c);
-	if (result <= -512 && result >= -516)
+	if (result <= -512 && result >= -516 && t->nr != SYS_rt_sigreturn)
 		capture_pending(t, &c);
 	switch (t->nr) {
 	case SYS_write:
@@ -937,7 +939,8 @@ void rec_syscall_exit(struct recorder *rec, struct rtask *t)
 		maybe_backtrace(rec, t);
 	t->exit_regs = regs;
 	t->have_exit_regs = true;
-	t->last_result = result;
+	/* after rt_sigreturn, no call is there to restart */
+	t->last_result = t->nr == SYS_rt_sigreturn ? 0 : result;
 }
 
 void rec_fork_event(struct recorder *rec, struct rtask *t, pid_t child)

@@ -17,6 +17,7 @@
 #include "record/preempt.h"
 #include "record/eintr.h"
 #include "record/rtask.h"
+#include "record/spin.h"
 #include "record/vptrace.h"
 #include "record/vdso.h"
 #include "record/signals.h"
@@ -186,6 +187,7 @@ static void remove_task(struct recorder *rec, struct rtask *t)
 	tracee_close_mem(&t->t);
 	mrr_pagemap_close(t->pagemap);
 	rec_preempt_free(t);
+	rec_spin_gates_free(t);
 	free(t);
 	rec->ntasks--;
 }

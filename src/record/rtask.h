@@ -18,6 +18,7 @@ struct mrr_pagemap;
 struct tsc_site;
 struct mrr_page_snapshot;
 struct rec_preempt;
+struct spin_gates;
 struct rec_vptrace;
 struct rec_vwait;
 
@@ -111,6 +112,7 @@ struct rtask {
 	 * task's write there is in flight (recorder.c, "output order"). */
 	bool echo_waiting;
 	bool have_exit_regs; /* exit_regs valid: no user code ran since */
+	bool exit_regs_now;  /* and they are this stop's (exit_at_signal) */
 	struct user_regs_struct entry_regs, exit_regs;
 	int64_t last_result;
 	long nr;
@@ -184,7 +186,8 @@ struct rtask {
 	 * 2: no). The task itself stays dumpable, or mrr could not read its
 	 * /proc files as an unprivileged user. */
 	uint8_t dumpable;
-	struct rec_preempt *pre; /* preempt.c's state, or NULL */
+	struct rec_preempt *pre;  /* preempt.c's state, or NULL */
+	struct spin_gates *gates; /* spin.c's gates, or NULL */
 	/* ptrace emulated for the program (vptrace.h): its virtual tracer's
 	 * hold on it, and its own side as a tracer; NULL when none */
 	struct rec_vptrace *vp;

@@ -25,6 +25,7 @@
 #include "core/log.h"
 #include "core/proc.h"
 #include "record/rtask.h"
+#include "record/spin.h"
 #include "syscallbuf/abi.h"
 
 #include <fcntl.h>
@@ -75,7 +76,9 @@ bool rec_sbuf_block_check(struct recorder *rec, struct rtask *t)
 		stats.no_counter++;
 		return false;
 	}
-	if (bpcount_open(&t->sbuf_ret, t->t.tid, RET_ADDR, 1) < 0) {
+	if (bpcount_open(&t->sbuf_ret, t->t.tid, RET_ADDR, 1) < 0 &&
+	    (rec_spin_gates_close(t), /* they may hold the registers */
+	     bpcount_open(&t->sbuf_ret, t->t.tid, RET_ADDR, 1) < 0)) {
 		if (!stats.no_counter++)
 			mrr_debug("pid %d: no breakpoint counter for a blocked "
 				  "buffered call: it keeps the slot",

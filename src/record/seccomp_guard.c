@@ -100,11 +100,21 @@ static pid_t pidfd_pid(struct rtask *t, uint64_t fd)
 	return pid;
 }
 
+/* Calls whose first argument names the process or thread they signal. */
+static bool signals_by_pid(long nr)
+{
+	return nr == SYS_kill || nr == SYS_tkill || nr == SYS_rt_sigqueueinfo ||
+	       nr == SYS_tgkill || nr == SYS_rt_tgsigqueueinfo;
+}
+
 bool rec_signals_mrr(struct rtask *t)
 {
 	const uint64_t *a = t->args;
-	pid_t self = getpid();
+	pid_t self;
 
+	if (!signals_by_pid(t->nr) && t->nr != SYS_pidfd_send_signal)
+		return false; /* every traced call asks: no getpid for them */
+	self = getpid();
 	/* A stop signal to mrr's whole process group (or to everyone) would
 	 * stop mrr too; job control is not recorded (README "Limits"), so it
 	 * goes nowhere. */
@@ -114,17 +124,9 @@ bool rec_signals_mrr(struct rtask *t)
 	    ((pid_t)a[0] == -1 || (pid_t)a[0] == -getpgrp() ||
 	     ((pid_t)a[0] == 0 && getpgid(t->t.tid) == getpgrp())))
 		return true;
-	switch (t->nr) {
-	case SYS_kill:
-	case SYS_tkill:
-	case SYS_rt_sigqueueinfo:
-	case SYS_tgkill:
-	case SYS_rt_tgsigqueueinfo:
+	if (signals_by_pid(t->nr))
 		return (pid_t)a[0] == self;
-	case SYS_pidfd_send_signal:
-		return pidfd_pid(t, a[0]) == self;
-	}
-	return false;
+	return pidfd_pid(t, a[0]) == self;
 }
 
 bool rec_signal_from_tracee(const siginfo_t *si)

@@ -6,6 +6,7 @@
  * code) is held back and re-sent at the task's next syscall exit. Faults
  * are synchronous and recur by themselves at replay. */
 #include "record/signals.h"
+#include "record/spin.h"
 
 #include "core/events.h"
 #include "core/exitcodes.h"
@@ -18,6 +19,7 @@
 #include "record/vptrace.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,14 +268,20 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 {
 	struct user_regs_struct regs;
 	siginfo_t si;
-	bool at_exit;
+	bool at_exit, async;
+	enum disposition disp;
 	enum tsc_outcome tsc;
 
+	if (t->exit_regs_now && t->have_exit_regs)
+		regs = t->exit_regs;
 	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
-	    tracee_get_regs(&t->t, &regs) < 0) {
+	    (!(t->exit_regs_now && t->have_exit_regs) &&
+	     tracee_get_regs(&t->t, &regs) < 0)) {
+		t->exit_regs_now = false;
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
+	t->exit_regs_now = false;
 	if (!t->started) {
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
@@ -287,28 +295,41 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	}
 	/* before the flush: a stop of mrr's that records nothing must not
 	 * flush (a flush the replay cannot place before the task moves) */
-	if (rec_preempt_own_stop(rec, t, &si, &regs))
+	if (rec_spin_gate_stop(rec, t, &si, &regs) ||
+	    rec_preempt_own_stop(rec, t, &si, &regs))
 		return;
 	at_exit = t->have_exit_regs && same_regs(&regs, &t->exit_regs);
-	/* A signal with a handler, in user code, while an anchor ran: held
-	 * for the anchor's next execution, before the flush (no flush may
-	 * come before the task moves again at replay) */
-	if (!at_exit && !is_sync(&si) && !t->deferred && !t->vp &&
-	    !(t->injecting && sig == t->injecting_info.si_signo) &&
-	    disposition(t->t.tid, sig) == DISP_CAUGHT &&
+	/* A flush goes into the trace only right before an event of the task:
+	 * the replay loads it while the task stands after its previous event,
+	 * and a second flush before the task moves again would replace the
+	 * first's records before the program made them. An asynchronous signal
+	 * in user code that the program ignores (a SIGCHLD with the default
+	 * action) records nothing; one it catches is held for an anchor's
+	 * next execution, or recorded at a point (write_point flushes first),
+	 * or held until the task's next traced call: none of them flushes
+	 * here. (A flush while the library was between its look at hdr.used
+	 * and its record, at an untraced fstat of a read, also went wrong:
+	 * the record went in at the old offset, and the next flush had the
+	 * first's records again.) */
+	async = !at_exit && !is_sync(&si) && !t->vp &&
+		!(t->injecting && sig == t->injecting_info.si_signo);
+	disp = async ? disposition(t->t.tid, sig) : DISP_FATAL;
+	if (async && disp == DISP_CAUGHT && !t->deferred &&
 	    rec_preempt_hold(rec, t, &si, &regs))
 		return;
-	/* An asynchronous signal that the program ignores (a SIGCHLD with
-	 * the default action), in user code, records nothing: no flush
-	 * either, as above (the replay would load the next flush's records
-	 * over this one's before the program made them). */
-	if (!at_exit && !is_sync(&si) && !t->vp &&
+	/* a task with a virtual tracer stops for any signal: one in user
+	 * code is held for an anchor's next execution the same way */
+	if (t->vp && !at_exit && !is_sync(&si) && !t->deferred &&
+	    sig != SIGKILL &&
 	    !(t->injecting && sig == t->injecting_info.si_signo) &&
-	    disposition(t->t.tid, sig) == DISP_IGNORED) {
+	    rec_preempt_hold(rec, t, &si, &regs))
+		return;
+	if (async && disp == DISP_IGNORED) {
 		rec_signal_deliver(rec, t, sig, &si, &regs, at_exit);
 		return;
 	}
-	rec_sbuf_flush(rec, t);
+	if (!(async && disp == DISP_CAUGHT))
+		rec_sbuf_flush(rec, t);
 	if (((sig == SIGSEGV && si.si_code == SI_KERNEL) ||
 	     (sig == SIGILL && si.si_code == ILL_ILLOPN)) &&
 	    (tsc = try_rdtsc(rec, t, &regs)) != TSC_NOT) {
@@ -447,6 +468,8 @@ bool rec_exit_at_signal(struct recorder *rec, struct rtask *t, int status)
 	    event == PTRACE_EVENT_STOP) {
 		t->in_syscall = false;
 		rec_syscall_exit(rec, t);
+		/* the signal's stop needs no GETREGS of its own */
+		t->exit_regs_now = event == 0;
 		return true;
 	}
 	rec_stop(rec, MRR_EXIT_UNSUPPORTED,

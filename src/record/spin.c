@@ -2,11 +2,13 @@
 #include "record/spin.h"
 
 #include "core/bpcount.h"
+#include "core/events.h"
 #include "core/log.h"
 #include "core/point.h"
 #include "core/proc.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
+#include "record/spinloop.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -143,6 +145,124 @@ static bool same_state(const struct state *a, const struct state *b)
 	       a->deep == b->deep;
 }
 
+struct spin_gates {
+	uint64_t addr[SPIN_GATES];
+	struct bpcount c[SPIN_GATES];
+	uint64_t used[SPIN_GATES]; /* LRU: the clock at its last point */
+	uint64_t clock;
+	int n;
+	unsigned declined; /* stops where nobody waited, this stretch */
+};
+
+static void gate_open(struct rtask *t, struct spin_gates *g, int i)
+{
+	int err = bpcount_open(&g->c[i], t->t.tid, g->addr[i], 1);
+
+	if (err)
+		mrr_debug("pid %d: no gate at 0x%llx: %s", t->t.tid,
+			  (unsigned long long)g->addr[i], strerror(-err));
+}
+
+/* t stands at a point just written in the loop that starts at lo: lo
+ * becomes a gate (the least recently used one goes), counting from here,
+ * as from the point's event. */
+static void gate_learn(struct rtask *t, uint64_t lo)
+{
+	struct spin_gates *g = t->gates;
+	int i, victim = 0;
+
+	if (!g) {
+		g = calloc(1, sizeof(*g));
+		if (!g)
+			return;
+		for (i = 0; i < SPIN_GATES; i++)
+			g->c[i].fd = -1;
+		t->gates = g;
+	}
+	g->clock++;
+	for (i = 0; i < g->n; i++)
+		if (g->addr[i] == lo) {
+			g->used[i] = g->clock;
+			if (g->c[i].fd < 0)
+				gate_open(t, g, i);
+			return;
+		}
+	if (g->n < SPIN_GATES) {
+		victim = g->n++;
+	} else {
+		for (i = 1; i < g->n; i++)
+			if (g->used[i] < g->used[victim])
+				victim = i;
+		bpcount_close(&g->c[victim]);
+	}
+	g->addr[victim] = lo;
+	g->used[victim] = g->clock;
+	stats.gates++;
+	gate_open(t, g, victim);
+}
+
+void rec_spin_gates_close(struct rtask *t)
+{
+	if (!t->gates)
+		return;
+	for (int i = 0; i < t->gates->n; i++)
+		bpcount_close(&t->gates->c[i]);
+}
+
+void rec_spin_gates_free(struct rtask *t)
+{
+	rec_spin_gates_close(t);
+	free(t->gates);
+	t->gates = NULL;
+}
+
+void rec_spin_gates_restart(struct rtask *t, const struct mrr_event *ev)
+{
+	struct spin_gates *g = t->gates;
+
+	if (!g)
+		return;
+	if (ev->kind == MRR_EV_EXEC) {
+		rec_spin_gates_free(t);
+		return;
+	}
+	g->declined = 0;
+	for (int i = 0; i < g->n; i++) {
+		if (g->c[i].fd >= 0 && bpcount_reset(&g->c[i]) == 0)
+			continue;
+		bpcount_close(&g->c[i]);
+		gate_open(t, g, i);
+	}
+}
+
+bool rec_spin_gate_stop(struct recorder *rec, struct rtask *t,
+			const siginfo_t *si,
+			const struct user_regs_struct *regs)
+{
+	struct spin_gates *g = t->gates;
+	uint64_t n = 0;
+	int i;
+
+	if (!g || si->si_signo != BPCOUNT_SIGNAL)
+		return false;
+	for (i = 0; i < g->n; i++)
+		if (g->c[i].fd >= 0 && bpcount_is_overflow(si, g->c[i].fd))
+			break;
+	if (i == g->n)
+		return false;
+	if (regs->rip == g->addr[i] && bpcount_read(&g->c[i], &n) == 0 &&
+	    n > 0 && rec_sched_spin_gate(rec, t, regs, n)) {
+		g->used[i] = ++g->clock;
+		stats.gate_points++;
+		return true;
+	}
+	stats.gate_declined++;
+	if (++g->declined >= SPIN_GATE_DECLINES)
+		rec_spin_gates_close(t);
+	ptrace(PTRACE_CONT, t->t.tid, 0, 0);
+	return true;
+}
+
 /* Watches the executions of the instruction at seen[0]'s rip (t stopped
  * there). Returns SPIN_PREEMPTED, SPIN_STOPPED (*status), SPIN_NOT (t
  * stopped at a point that is not recorded, to be resumed), or -errno. */
@@ -151,13 +271,18 @@ static int watch(struct recorder *rec, struct rtask *t, struct state *seen,
 {
 	struct bpcount c = {-1, 0};
 	struct user_regs_struct regs;
+	struct spin_loop loop;
 	int64_t deadline = mono_ns() + PROBE_WALL_NS;
 	int slice = -1, n = 1, ret = SPIN_NOT;
 	bool first = true;
 	siginfo_t si;
 
-	if (bpcount_open(&c, t->t.tid, seen[0].regs.rip, 1) < 0)
-		return SPIN_NOT;
+	if (bpcount_open(&c, t->t.tid, seen[0].regs.rip, 1) < 0) {
+		/* the gates may hold the debug registers */
+		rec_spin_gates_close(t);
+		if (bpcount_open(&c, t->t.tid, seen[0].regs.rip, 1) < 0)
+			return SPIN_NOT;
+	}
 	if (cpuslice_open(&slice, t->t.tid) < 0)
 		slice = -1;
 	else if (cpuslice_arm(slice, PROBE_NS) < 0)
@@ -196,12 +321,22 @@ static int watch(struct recorder *rec, struct rtask *t, struct state *seen,
 			if (!same_state(&seen[i], &seen[n]))
 				continue;
 			/* the loop came back to a state it had: a point at
-			 * its first pass there is this one */
+			 * its first pass there is this one, but for the
+			 * memory its body stores to in place (a count of its
+			 * turns), which the point carries (spinloop.h) */
 			bpcount_close(&c);
 			if (slice >= 0)
 				close(slice);
-			if (!rec_preempt_here(rec, t, &regs))
+			if (rec_spin_loop(t, &regs, &loop) < 0)
+				loop.nstores = 0;
+			if (!rec_preempt_here(rec, t, &regs, 0, loop.store,
+					      loop.nstores > 0 ? loop.nstores
+							       : 0))
 				return SPIN_NOT;
+			if (loop.nstores > 0)
+				stats.stores++;
+			if (loop.lo)
+				gate_learn(t, loop.lo);
 			stats.preempted++;
 			return SPIN_PREEMPTED;
 		}

@@ -22,6 +22,7 @@
 #include "core/exitcodes.h"
 #include "core/log.h"
 #include "core/proc.h"
+#include "record/preempt.h"
 #include "record/rtask.h"
 #include "record/shared_groups.h"
 #include "record/spin.h"
@@ -528,6 +529,21 @@ static unsigned spin_limit_s(void)
 	return v > 0 ? (unsigned)v : SPIN_LIMIT_DEFAULT;
 }
 
+bool rec_sched_spin_gate(struct recorder *rec, struct rtask *t,
+			 const struct user_regs_struct *regs, uint64_t count)
+{
+	struct rgroup *g = t->grp;
+
+	if (!g || g->runner != t || !has_parked(rec, g) || t->in_syscall ||
+	    !rec_preempt_here(rec, t, regs, count, NULL, 0))
+		return false;
+	g->runner = NULL;
+	t->preempted = true;
+	park(rec, t, 0);
+	hand_over(rec, g, t->t.tid, "spins: stopped at a gate");
+	return true;
+}
+
 /* Probes runner t for a spin (spin.h). Returns true when the task list
  * may have changed (t preempted, or a stop of t handled). */
 static bool probe(struct recorder *rec, struct rtask *t)
@@ -645,9 +661,12 @@ void rec_sched_end(struct recorder *rec)
 	rec_sbuf_block_stats();
 	rec_spin_stats(&sp);
 	v = getenv("MRR_PREEMPT_STATS");
-	if (v && strcmp(v, "1") == 0 && sp.probes)
+	if (v && strcmp(v, "1") == 0 && (sp.probes || sp.gate_points))
 		fprintf(stderr,
-			"mrr: record spin probes: %lu, %lu preempted, %lu "
-			"stops\n",
-			sp.probes, sp.preempted, sp.stops);
+			"mrr: record spin probes: %lu, %lu preempted (%lu "
+			"with their loop's stores), %lu stops; %lu gates, "
+			"%lu points at them, %lu gate stops where nobody "
+			"waited\n",
+			sp.probes, sp.preempted, sp.stores, sp.stops, sp.gates,
+			sp.gate_points, sp.gate_declined);
 }

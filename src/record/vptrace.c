@@ -15,9 +15,11 @@
 #include "record/vptrace.h"
 #include "record/vptrace_int.h"
 
+#include "core/events.h"
 #include "core/exitcodes.h"
 #include "core/proc.h"
 #include "core/log.h"
+#include "record/preempt.h"
 #include "record/rtask.h"
 #include "record/signals.h"
 #include "syscallbuf/abi.h"
@@ -255,6 +257,7 @@ void vp_hold(struct recorder *rec, struct rtask *t, enum vp_stop kind,
 	v->status = status;
 	v->at_event = at_event;
 	v->at_entry = false;
+	v->at_point = false;
 	v->skipped_exit = false;
 	if (tracee_get_regs(&t->t, &v->regs) < 0)
 		memset(&v->regs, 0, sizeof(v->regs));
@@ -308,6 +311,13 @@ void vp_resume_tracee(struct recorder *rec, struct rtask *t, int sig)
 			v->si.si_uid = getuid();
 		}
 		ptrace(PTRACE_SETSIGINFO, t->t.tid, 0, &v->si);
+		if (v->at_point) {
+			/* still at its point: delivered there */
+			rec_write_signal(rec, t, &v->regs, &v->si,
+					 MRR_SIG_AT_POINT);
+			ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+			return;
+		}
 		rec_signal_deliver(rec, t, sig, &v->si, &v->regs, v->at_event);
 		return;
 	case VP_ENTRY:
@@ -372,9 +382,22 @@ void vp_detach(struct rtask *x)
 	x->vp = NULL;
 }
 
+/* The signal a tracee stops with, for its tracer: the stop of an
+ * attach (its SIGSTOP) looks as the kernel's own. */
+static void vp_note_signal(struct rec_vptrace *v, const siginfo_t *si)
+{
+	v->si = *si;
+	if (v->attach_stop && si->si_signo == SIGSTOP) {
+		v->attach_stop = false;
+		v->si.si_code = SI_KERNEL;
+		v->si.si_pid = 0;
+		v->si.si_uid = 0;
+	}
+}
+
 bool rec_vptrace_signal(struct recorder *rec, struct rtask *t,
-			const siginfo_t *si,
-			const struct user_regs_struct *regs, bool at_exit)
+			const siginfo_t *si, struct user_regs_struct *regs,
+			bool at_exit)
 {
 	struct rec_vptrace *v = t->vp;
 	bool sync = si->si_code > 0 && si->si_signo != SIGSTOP &&
@@ -382,9 +405,11 @@ bool rec_vptrace_signal(struct recorder *rec, struct rtask *t,
 		     si->si_signo == SIGFPE || si->si_signo == SIGILL ||
 		     si->si_signo == SIGTRAP || si->si_signo == SIGSYS);
 
-	(void)regs;
 	if (!v || si->si_signo == SIGKILL)
 		return false;
+	if (!at_exit && !sync && !t->deferred &&
+	    rec_preempt_signal(rec, t, si, regs))
+		return true; /* held at a point (rec_vptrace_point) */
 	if (!at_exit && !sync) {
 		/* held until the next syscall's exit, where the replay can
 		 * stop the tracee the same way */
@@ -402,14 +427,19 @@ bool rec_vptrace_signal(struct recorder *rec, struct rtask *t,
 	}
 	vp_hold(rec, t, VP_SIGNAL, vp_trap_status(si->si_signo),
 		at_exit && !sync);
-	v->si = *si;
-	if (v->attach_stop && si->si_signo == SIGSTOP) {
-		v->attach_stop = false;
-		v->si.si_code = SI_KERNEL;
-		v->si.si_pid = 0;
-		v->si.si_uid = 0;
-	}
+	vp_note_signal(v, si);
 	return true;
+}
+
+void rec_vptrace_point(struct recorder *rec, struct rtask *t,
+		       const siginfo_t *si, const struct user_regs_struct *regs)
+{
+	struct rec_vptrace *v = t->vp;
+
+	(void)regs;
+	vp_hold(rec, t, VP_SIGNAL, vp_trap_status(si->si_signo), false);
+	v->at_point = true;
+	vp_note_signal(v, si);
 }
 
 bool rec_vptrace_entry(struct recorder *rec, struct rtask *t)

@@ -43,11 +43,18 @@ bool rec_vptrace_wait_exit(struct recorder *rec, struct rtask *t);
 /* In rec_signal_stop, for a task with a virtual tracer, at the stop of
  * the signal si (already restored if mrr re-sent it), regs its registers,
  * at_exit whether no user code ran since its last event: true when the
- * stop was handled here (held for the tracer, or the signal deferred to
- * the next syscall exit, where the replay can place it). */
+ * stop was handled here (held for the tracer: at once after an event or
+ * at a fault, else at a preemption point, as preempt.h places a signal,
+ * or at the next syscall exit when there is none). */
 bool rec_vptrace_signal(struct recorder *rec, struct rtask *t,
-			const siginfo_t *si,
-			const struct user_regs_struct *regs, bool at_exit);
+			const siginfo_t *si, struct user_regs_struct *regs,
+			bool at_exit);
+/* preempt.c placed t's asynchronous signal si at a point it just wrote
+ * (t stands there, regs): t is held there for its tracer; a signal the
+ * tracer passes on is delivered at that point. */
+void rec_vptrace_point(struct recorder *rec, struct rtask *t,
+		       const siginfo_t *si,
+		       const struct user_regs_struct *regs);
 /* At any signal-delivery stop of t, with its siginfo: a SIGCHLD mrr sent
  * t's process for a virtual tracee gets the siginfo the kernel would have
  * sent (si and the task's are changed). */

@@ -55,6 +55,7 @@ struct rec_vptrace {
 	bool first_stop;   /* a new task: it stops before it runs */
 	bool kicked;   /* blocked in a call, interrupted for PTRACE_INTERRUPT */
 	bool at_entry; /* held at a syscall's entry stop (its seccomp stop) */
+	bool at_point; /* held at a recorded preemption point (a signal) */
 	int fork_event; /* the status of a fork event to report, or 0 */
 	unsigned long eventmsg;
 };

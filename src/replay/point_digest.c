@@ -46,9 +46,12 @@ int replay_point_digest(struct replayer *rp, struct ptask *t)
 {
 	static struct mem_digest_task tasks[MAX_TASKS];
 	const struct mrr_event *ev = &rp->ev;
-	unsigned flags = rp->info->flags & MRR_INFO_DIGEST_SHARED
-				 ? MEM_DIGEST_SHARED_ANON
-				 : 0;
+	unsigned flags =
+		(rp->info->flags & MRR_INFO_DIGEST_SHARED
+			 ? MEM_DIGEST_SHARED_ANON
+			 : 0) |
+		(rp->info->format_version >= 4 ? MEM_DIGEST_LIB_WHOLE_STACK
+					       : 0);
 	struct mem_digest d;
 	int n = 0, err;
 

@@ -262,6 +262,40 @@ static int run_to_count(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
+/* A searched point in a spin loop carries the bytes the loop's body
+ * stores to (a count of its turns, in place): at a turn whose registers
+ * and stack match but not the memory, they are written, and kept when the
+ * memory digest then matches (the memory is the recording's: the turns
+ * of the loop differ in nothing else), else put back. 1 kept, 0 put back,
+ * -1 after reporting. */
+static int try_loop_stores(struct replayer *rp, struct ptask *t,
+			   const struct mrr_event *ev)
+{
+	uint8_t saved[REPLAY_POINT_MAX_WRITES][REPLAY_POINT_MAX_WRITE_LEN];
+	int ret;
+
+	for (uint32_t i = 0; i < ev->nwrites; i++)
+		if (tracee_read_all(&t->t, ev->writes[i].addr, saved[i],
+				    ev->writes[i].len) < 0)
+			return 0; /* not mapped: not the recorded turn */
+	if (apply_writes(rp, t, ev) < 0)
+		return -1;
+	ret = replay_point_digest(rp, t);
+	if (ret != 0)
+		return ret;
+	for (uint32_t i = 0; i < ev->nwrites; i++)
+		if (tracee_write_all(&t->t, ev->writes[i].addr, saved[i],
+				     ev->writes[i].len) < 0) {
+			diverge(rp, t,
+				"cannot put back %" PRIu64
+				" bytes at 0x%" PRIx64
+				" after trying the preemption point's stores",
+				ev->writes[i].len, ev->writes[i].addr);
+			return -1;
+		}
+	return 0;
+}
+
 /* Whether t, stopped at ev->ip, is the point: its registers, the stack
  * near rsp and above, and the memory digest match. 1 yes, 0 no (why, and
  * *near or *mem counted when only the stack above or the memory
@@ -281,7 +315,14 @@ static int is_point(struct replayer *rp, struct ptask *t,
 		(*near)++;
 		return 0;
 	}
+	if (ev->nwrites && !ev->result) {
+		/* no digest to check them by: the first turn that matches
+		 * takes the loop's stores */
+		return apply_writes(rp, t, ev) < 0 ? -1 : 1;
+	}
 	ret = replay_point_digest(rp, t);
+	if (ret == 0 && ev->nwrites)
+		ret = try_loop_stores(rp, t, ev);
 	if (ret == 0) {
 		(*mem)++;
 		snprintf(why, whylen,
@@ -387,6 +428,21 @@ static void set_uncompared(struct user_regs_struct *regs,
 	memcpy(regs, w, sizeof(w));
 }
 
+/* A point's writes: only a searched one has any, at most
+ * REPLAY_POINT_MAX_WRITES of at most REPLAY_POINT_MAX_WRITE_LEN bytes. */
+static bool writes_ok(const struct mrr_event *ev)
+{
+	if (ev->nwrites && ev->args[0])
+		return false;
+	if (ev->nwrites > REPLAY_POINT_MAX_WRITES)
+		return false;
+	for (uint32_t i = 0; i < ev->nwrites; i++)
+		if (!ev->writes[i].len ||
+		    ev->writes[i].len > REPLAY_POINT_MAX_WRITE_LEN)
+			return false;
+	return true;
+}
+
 void replay_preempt(struct replayer *rp, struct ptask *t)
 {
 	const struct mrr_event *ev = &rp->ev;
@@ -397,7 +453,8 @@ void replay_preempt(struct replayer *rp, struct ptask *t)
 	if (ev->extra_len != sizeof(x) ||
 	    ev->args[2] > MRR_PREEMPT_STACK_BELOW + MRR_PREEMPT_STACK_ABOVE ||
 	    (ev->nr != MRR_PREEMPT_TIMESLICE && ev->nr != MRR_PREEMPT_SIGNAL) ||
-	    (ev->args[3] & ~POINT_REGS_ALL) || !(ev->args[3] >> 16 & 1)) {
+	    (ev->args[3] & ~POINT_REGS_ALL) || !(ev->args[3] >> 16 & 1) ||
+	    !writes_ok(ev)) {
 		mrr_err("trace %s: preemption event %" PRIu64 " is malformed",
 			rp->o->trace_dir, ev->seq);
 		rp->status = MRR_EXIT_DATAERR;

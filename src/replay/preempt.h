@@ -20,6 +20,11 @@ struct ptask;
  * memory). */
 #define REPLAY_PREEMPT_MAX_DIGESTS 4096ul
 
+/* A searched point's writes (the bytes its spin loop stores to,
+ * FORMAT.md 7.9): at most this many, of at most this many bytes each. */
+#define REPLAY_POINT_MAX_WRITES	   8
+#define REPLAY_POINT_MAX_WRITE_LEN 16
+
 /* The debug register slot the search uses (hwbp.h). */
 #define REPLAY_PREEMPT_SLOT 3
 

@@ -26,11 +26,15 @@
  *   flushes a busy buffer.
  * - Flush: before every traced event of the task, mrr reads records
  *   [0, hdr.used), writes them to the trace as one MRR_EV_BUFFER event, and
- *   sets hdr.used to 0. When a call leaves hdr.used above
- *   MRR_SYSCALLBUF_FLUSH_AT, the library itself makes the traced syscall
- *   MRR_SYSCALL_FLUSH right after committing the record; it is recorded and
- *   replayed like any traced syscall (result 0). The library never resets
- *   hdr.used itself: only mrr does.
+ *   sets hdr.used to 0. Only then: a stop that writes no event of the task
+ *   (a signal held for later) flushes nothing, so an event of the task
+ *   follows each flush before the next one (the replay loads a flush while
+ *   the task stands after its previous event), and a wrapper is not
+ *   flushed under between its look at hdr.used and its record. When a call
+ *   leaves hdr.used above MRR_SYSCALLBUF_FLUSH_AT, the library itself makes
+ *   the traced syscall MRR_SYSCALL_FLUSH right after committing the record;
+ *   it is recorded and replayed like any traced syscall (result 0). The
+ *   library never resets hdr.used itself: only mrr does.
  * - The library never makes a traced syscall while hdr.busy is 1, and mrr
  *   delivers asynchronous signals only after traced syscalls, so a flush
  *   is refused only if a synchronous signal's handler makes a traced call.

@@ -23,3 +23,8 @@ set_target_properties(mrrhostile_sbuf_forge_mprotect PROPERTIES
 add_test(NAME sbuf/forge_mprotect COMMAND ${MRR_BASH} ${E2E}/sbuf_forge.sh ${MRR_BIN}
   $<TARGET_FILE:mrrhostile_sbuf_forge_mprotect>)
 set_tests_properties(sbuf/forge_mprotect PROPERTIES LABELS e2e TIMEOUT 60)
+# A held signal's stop flushes nothing: each flush comes right before an
+# event of its task (tests/programs/sbuf_flush_deferred).
+add_test(NAME sbuf/flush_before_event COMMAND ${MRR_BASH}
+  ${E2E}/sbuf_flush_once.sh ${MRR_BIN} $<TARGET_FILE:mrrprog_sbuf_flush_deferred>)
+set_tests_properties(sbuf/flush_before_event PROPERTIES LABELS e2e TIMEOUT 300)

@@ -97,7 +97,7 @@ flip() {
 }
 
 events_size=$(stat -c %s "$T/good/events")
-copy future && "$mutate" version "$T/future" 4 ||
+copy future && "$mutate" version "$T/future" 5 ||
 	die "trace_mutate could not set the format version"
 copy trunc_half && truncate -s $((events_size / 2)) "$T/trunc_half/events"
 copy trunc_zero && truncate -s 0 "$T/trunc_zero/events"
@@ -233,10 +233,10 @@ row 65 '^mrr: .*not an mrr trace.*no header' replay @T@/no_header
 row 66 '^mrr: .*too long' replay "$long"
 
 # Damaged traces.
-row 65 '^mrr: .*@T@/future.*format version 4; this mrr reads versions 1 to 3' \
+row 65 '^mrr: .*@T@/future.*format version 5; this mrr reads versions 1 to 4' \
 	replay @T@/future
-row 65 '^mrr: .*@T@/future.*format version 4' dump @T@/future
-row 65 '^mrr: .*@T@/future.*format version 4' replay -f @T@/future
+row 65 '^mrr: .*@T@/future.*format version 5' dump @T@/future
+row 65 '^mrr: .*@T@/future.*format version 5' replay -f @T@/future
 row 65 '^mrr: .*@T@/trunc_half.*corrupt.*cut short' replay @T@/trunc_half
 row 65 '^mrr: .*@T@/trunc_half.*corrupt' dump @T@/trunc_half
 row 65 '^mrr: .*@T@/trunc_zero.*corrupt' replay @T@/trunc_zero

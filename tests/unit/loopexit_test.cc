@@ -130,4 +130,101 @@ TEST(LoopExit, CounterExitInTheMiddleBlocks)
 	EXPECT_EQ(kLoop, r.blocked);
 }
 
+// 1: add $1,%rax; subl $1,0x4(%rsp); jne 1b; ret (a counter kept in a
+// stack slot, as stress-ng's l1cache loop over its ways)
+TEST(LoopExit, CounterInAStackSlotCounts)
+{
+	std::vector<uint8_t> code = {0x48, 0x83, 0xc0, 0x01, 0x83, 0x6c,
+				     0x24, 0x04, 0x01, 0x75, 0xf5, 0xc3};
+	Result r = exits_at(code, 0);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 11, r.exits[0].addr);
+	EXPECT_EQ(0, r.blocked);
+}
+
+// 1: addl $1,-4(%rbp); cmpl $99,-4(%rbp); jle 1b; ret (unoptimised code:
+// the counter lives in the frame and is compared there)
+TEST(LoopExit, FrameCounterComparedInMemoryCounts)
+{
+	std::vector<uint8_t> code = {0x83, 0x45, 0xfc, 0x01, 0x83, 0x7d,
+				     0xfc, 0x63, 0x7e, 0xf6, 0xc3};
+	Result r = exits_at(code, 0);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 10, r.exits[0].addr);
+}
+
+// 1: movl $5,0x4(%rsp); subl $1,0x4(%rsp); jne 1b; ret (the slot is set
+// anew each turn: no counter)
+TEST(LoopExit, StackSlotStoredInTheBodyBlocks)
+{
+	std::vector<uint8_t> code = {0xc7, 0x44, 0x24, 0x04, 0x05, 0x00,
+				     0x00, 0x00, 0x83, 0x6c, 0x24, 0x04,
+				     0x01, 0x75, 0xf1, 0xc3};
+	Result r = exits_at(code, 0);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(kLoop, r.blocked);
+}
+
+// 1: push %rax; subl $1,0x4(%rsp); jne 1b; ret (rsp moves every turn: the
+// slot is another one each time)
+TEST(LoopExit, StackSlotOfAMovingRspBlocks)
+{
+	std::vector<uint8_t> code = {0x50, 0x83, 0x6c, 0x24, 0x04,
+				     0x01, 0x75, 0xf8, 0xc3};
+	Result r = exits_at(code, 0);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(kLoop, r.blocked);
+}
+
+// movl $100,4(%rsp); 1: cmp $1,%r13d; jne 3f; add $1,%rax;
+// 2: subl $1,4(%rsp); jne 1b; ret; 3: add %r13,%rax; cmp %r15,%rax; jb 3b;
+// jmp 2b (a block the compiler put after the ret jumps back into its loop,
+// as in stress-ng's l1cache)
+TEST(LoopExit, OutOfLineBlockFollowsItsJumpBack)
+{
+	std::vector<uint8_t> code = {
+		0xc7, 0x44, 0x24, 0x04, 0x64, 0x00, 0x00, 0x00, 0x41,
+		0x83, 0xfd, 0x01, 0x75, 0x0c, 0x48, 0x83, 0xc0, 0x01,
+		0x83, 0x6c, 0x24, 0x04, 0x01, 0x75, 0xef, 0xc3, 0x4c,
+		0x01, 0xe8, 0x4c, 0x39, 0xf8, 0x72, 0xf8, 0xeb, 0xee};
+	Result r = exits_at(code, 0x1d);
+
+	ASSERT_EQ(2u, r.exits.size());
+	EXPECT_EQ(kBase + 0x22, r.exits[0].addr);
+	EXPECT_EQ(kBase + 0x1a, r.exits[0].lo);
+	EXPECT_EQ(kBase + 0x19, r.exits[1].addr);
+	EXPECT_EQ(kBase + 0x8, r.exits[1].lo);
+	EXPECT_EQ(0, r.blocked);
+}
+
+// 1: add $1,%rax; cmp %rdi,%rax; jae 2f; add $1,%rcx; jmp 1b; 2: ret (a loop
+// tested at its top: only its middle branch ends it)
+TEST(LoopExit, LoopTestedAtItsTopBlocks)
+{
+	std::vector<uint8_t> code = {0x48, 0x83, 0xc0, 0x01, 0x48, 0x39,
+				     0xf8, 0x73, 0x06, 0x48, 0x83, 0xc1,
+				     0x01, 0xeb, 0xf1, 0xc3};
+	Result r = exits_at(code, 9);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(kLoop, r.blocked);
+}
+
+// 3: xor %ecx,%ecx; 1: add $1,%rcx; cmp $100,%rcx; jne 1b; jmp 3b (a counted
+// loop inside one without end)
+TEST(LoopExit, EndlessLoopAroundACountedOneBlocks)
+{
+	std::vector<uint8_t> code = {0x31, 0xc9, 0x48, 0x83, 0xc1, 0x01, 0x48,
+				     0x83, 0xf9, 0x64, 0x75, 0xf6, 0xeb, 0xf2};
+	Result r = exits_at(code, 2);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 0xc, r.exits[0].addr);
+	EXPECT_EQ(kLoop, r.blocked);
+}
+
 } // namespace

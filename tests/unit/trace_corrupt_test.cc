@@ -331,7 +331,7 @@ TEST_F(TraceCorrupt, OtherFormatVersion)
 	EXPECT_EQ(MRR_E_VERSION, o.open_ret);
 	EXPECT_EQ(
 		"trace " + work_ +
-			" has format version 7; this mrr reads versions 1 to 3",
+			" has format version 7; this mrr reads versions 1 to 4",
 		o.message);
 	EXPECT_EQ(MRR_E_VERSION, read_all(work_, MRR_READER_FORCE).open_ret);
 }
@@ -407,7 +407,7 @@ TEST(TraceDigestFlag, OnlyFromVersionThree)
 	std::vector<uint8_t> c = read_file(dir + "/commit");
 	size_t n = h.size(), m = c.size();
 
-	ASSERT_EQ(3, h[8]);
+	ASSERT_EQ(MRR_TRACE_FORMAT_VERSION, h[8]);
 	h[8] = 2;
 	uint64_t hsum = trace_xxh64(h.data(), n - 8, 0);
 	put_le64(&h[n - 8], hsum);
