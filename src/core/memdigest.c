@@ -49,6 +49,30 @@ struct digest_ctx {
 	uint64_t sbuf_end;	 /* the end of the last syscall buffer seen */
 };
 
+static const char *(*file_namer)(void *ctx, const char *path);
+static void *file_namer_ctx;
+
+void mem_digest_set_file_namer(const char *(*namer)(void *ctx,
+						    const char *path),
+			       void *ctx)
+{
+	file_namer = namer;
+	file_namer_ctx = ctx;
+}
+
+/* Whether v maps a file of the syscall buffer library. */
+static bool preload_vma(const struct proc_vma *v)
+{
+	const char *name;
+
+	if (strstr(v->name, "libmrr_preload"))
+		return true;
+	if (!file_namer || v->name[0] != '/')
+		return false;
+	name = file_namer(file_namer_ctx, v->name);
+	return name && strstr(name, "libmrr_preload");
+}
+
 static void add_skip(struct digest_ctx *c, uint64_t start, uint64_t end)
 {
 	start &= ~(PAGE - 1);
@@ -227,7 +251,7 @@ static bool hashed_vma(const struct proc_vma *v, unsigned flags)
 	if (v->start >= MRR_PAGE_ADDR &&
 	    v->start < MRR_PAGE_ADDR + MRR_PAGE_SIZE)
 		return false;
-	return !strstr(v->name, "libmrr_preload");
+	return !preload_vma(v);
 }
 
 static int hash_vma(int pm_fd, pid_t pid, struct digest_ctx *c,
@@ -314,8 +338,7 @@ static int digest(const struct mem_digest_task *tasks, int ntasks,
 	}
 	c->lib_lo = UINT64_MAX;
 	for (long i = 0; i < nv; i++)
-		if ((v[i].prot & PROT_EXEC) &&
-		    strstr(v[i].name, "libmrr_preload")) {
+		if ((v[i].prot & PROT_EXEC) && preload_vma(&v[i])) {
 			if (v[i].start < c->lib_lo)
 				c->lib_lo = v[i].start;
 			if (v[i].end > c->lib_hi)

@@ -90,6 +90,18 @@ int mem_digest(const struct mem_digest_task *tasks, int ntasks, unsigned flags,
 	       const struct mem_digest_altstacks *alt, struct mem_digest *out)
 	__attribute__((warn_unused_result));
 
+/* Makes the digests tell the syscall buffer library's mappings by the
+ * paths namer gives them (NULL: the path itself, or no name). The library
+ * is told by its file name, "libmrr_preload"; a replay maps copies of the
+ * recorded files under other names, and namer gives it their recorded
+ * paths, so that both leave out the same mappings and stacks. Without
+ * that, a task standing in the library at record was in the library's
+ * code (its stack left out) but, at replay, in unknown code (its stack
+ * hashed), and the replay's search never found the point. */
+void mem_digest_set_file_namer(const char *(*namer)(void *ctx,
+						    const char *path),
+			       void *ctx);
+
 /* Whether tasks a and b share one address space (kcmp KCMP_VM): the
  * threads of a process, and a CLONE_VM child and its parent, whose stacks
  * lie in the memory hashed (so each must be listed in tasks). False when

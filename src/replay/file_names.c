@@ -6,6 +6,7 @@
 #include "replay/file_names.h"
 
 #include "core/file_paths.h"
+#include "core/memdigest.h"
 #include "record/backtrace.h"
 #include "replay/ptask.h"
 
@@ -15,10 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char *recorded_name(void *ctx, const char *path);
+
 void replay_note_file_paths(struct replayer *rp)
 {
-	if (!rp->paths)
+	if (!rp->paths) {
 		rp->paths = file_paths_new();
+		/* memory digests tell the library's copy by its name */
+		mem_digest_set_file_namer(recorded_name, rp);
+	}
 	if (rp->paths && file_paths_note(rp->paths, &rp->ev, NULL) < 0)
 		return; /* out of memory: fewer names in reports */
 }
@@ -65,6 +71,7 @@ void replay_name_backtrace_files(struct replayer *rp)
 
 void replay_free_file_paths(struct replayer *rp)
 {
+	mem_digest_set_file_namer(NULL, NULL);
 	file_paths_free(rp->paths);
 	rp->paths = NULL;
 }

@@ -7,7 +7,10 @@
 struct replayer;
 
 /* Notes the paths that rp->ev (just read) gives its stored files. Runs out
- * of memory quietly: the names are for reports only. */
+ * of memory quietly: the names are for reports, and for memory digests,
+ * which tell the syscall buffer library's copy by its recorded path
+ * (mem_digest_set_file_namer; a library left unnamed makes the digest of
+ * a point differ, a divergence, never a wrong replay). */
 void replay_note_file_paths(struct replayer *rp);
 
 /* Makes mrr_backtrace() name the replay's copies by their recorded paths
