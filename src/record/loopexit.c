@@ -64,6 +64,10 @@ struct effect {
 	int slot_base;
 	int64_t slot_disp;
 	enum { SLOT_READ, SLOT_STEP, SLOT_STORE } slot_use;
+	/* It reads memory that is not a stack slot: reads, and the gprs
+	 * that address it (none: a fixed address, as a global flag's) */
+	bool reads;
+	uint16_t read_regs;
 };
 
 #define GPR_RSP 4
@@ -155,6 +159,13 @@ static void effect_of(csh h, const cs_insn *in, struct effect *e)
 				stepped |= (uint16_t)(1u << b);
 			if (x2 >= 0)
 				stepped |= (uint16_t)(1u << x2);
+			if (e->slot_base < 0) {
+				e->reads = true;
+				if (b >= 0)
+					e->read_regs |= (uint16_t)(1u << b);
+				if (x2 >= 0)
+					e->read_regs |= (uint16_t)(1u << x2);
+			}
 		}
 	}
 	if (in->id == X86_INS_POP || in->id == X86_INS_XCHG ||
@@ -201,8 +212,25 @@ static bool ends_code(const cs_insn *in)
  * when its bottom test (a conditional jump back: the last flag setter
  * before it) reads a register that the body steps, or a stack slot it
  * steps (struct slots) (loopexit.h), so that its fall-through is an exit;
- * LOOP_ENDS when only a branch out of the middle of the body tests one (it ends
- * by itself, but not through the fall-through); LOOP_UNKNOWN otherwise. */
+ * also when its head tests one (below), and then the exit is where that
+ * test jumps to; LOOP_ENDS when only another branch out of the middle of
+ * the body tests one (it ends by itself, but not through the
+ * fall-through); LOOP_UNKNOWN otherwise.
+ *
+ * The head is the code from lo on that every turn runs: up to the first
+ * branch that stays in the loop, before any address a branch of the body
+ * jumps to. A branch out of it whose test reads a stepped register or
+ * slot ends the loop in a bounded number of turns, as a bottom test does
+ * (a do-while whose condition `continue` jumps to, with two exits:
+ * zlib's longest_match walks a hash chain so, `while ((cur =
+ * prev[cur & mask]) > limit && --chain != 0)`). Its bound may still be
+ * far while the loop waits for a flag (`do { if (--n == 0) break; }
+ * while (!flag)`): so it counts only when the body reads no memory but
+ * stack slots and addresses that a stepped register locates (the chain's
+ * nodes, not a flag). Calls are allowed, as in a counted loop (stress-ng
+ * fills its buffers so, a call to its random generator per byte): a
+ * signal waits for an exit that does not come 1 s at most (preempt_int.h,
+ * EXIT_WAIT_NS). */
 enum { LOOP_UNKNOWN, LOOP_ENDS, LOOP_COUNTED };
 
 /* The stack slots a loop body touches (struct effect), at most
@@ -263,10 +291,24 @@ static bool slot_counts(struct slots *sl, int tbase, int64_t tdisp,
 	return i >= 0 && sl->s[i].stepped && !sl->s[i].stored;
 }
 
+/* Branches out of a loop's head (loop_kind) it looks at, at most. */
+#define MAX_HEAD_EXITS 4
+
 static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
-		     uint64_t base, uint64_t lo, uint64_t branch)
+		     uint64_t base, uint64_t lo, uint64_t branch,
+		     uint64_t *head_exit)
 {
 	uint16_t written = 0, loaded = 0, tested = 0, out_tested = 0, steps;
+	uint16_t read_regs[MAX_BODY];
+	struct {
+		uint64_t at, target;
+		uint16_t tested;
+		int tbase;
+		int64_t tdisp;
+	} hx[MAX_HEAD_EXITS];
+	int nhx = 0, nreads = 0;
+	uint64_t join = UINT64_MAX; /* the lowest target of a branch inside */
+	bool head = true, polls = false;
 	struct slots slots = {.n = 0};
 	int tbase = -1;
 	int64_t tdisp = 0;
@@ -275,6 +317,7 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 	size_t left;
 	int n = 0;
 
+	*head_exit = 0;
 	if (lo < base || branch >= base + len)
 		return LOOP_UNKNOWN;
 	p = code + (lo - base);
@@ -283,6 +326,7 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 		const cs_x86 *x = &in->detail->x86;
 		struct effect e;
 		uint64_t target;
+		bool out;
 
 		if (n++ >= MAX_BODY || !cs_disasm_iter(h, &p, &left, &at, in))
 			return LOOP_UNKNOWN;
@@ -290,16 +334,35 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 		written |= e.writes;
 		loaded |= e.loaded;
 		slot_note(&slots, &e);
+		if (e.reads)
+			read_regs[nreads++] = e.read_regs;
 		if (e.sets_flags) {
 			tested = e.tested;
 			tbase = e.slot_base;
 			tdisp = e.slot_disp;
 		}
-		if (!loopexit_is_cond_jump(in) || x->op_count != 1 ||
-		    x->operands[0].type != X86_OP_IMM)
+		if ((in->id != X86_INS_JMP && !loopexit_is_cond_jump(in)) ||
+		    x->op_count != 1 || x->operands[0].type != X86_OP_IMM) {
+			if (in->id == X86_INS_JMP)
+				head = false; /* indirect */
 			continue;
+		}
 		target = (uint64_t)x->operands[0].imm;
-		if (target < lo || target > branch)
+		out = target < lo || target > branch;
+		if (!out && target > lo && target < join)
+			join = target;
+		if (head && out && loopexit_is_cond_jump(in) &&
+		    nhx < MAX_HEAD_EXITS) {
+			hx[nhx].at = in->address;
+			hx[nhx].target = target;
+			hx[nhx].tested = tested;
+			hx[nhx].tbase = tbase;
+			hx[nhx].tdisp = tdisp;
+			nhx++;
+		}
+		if (!out || in->id == X86_INS_JMP)
+			head = false;
+		if (loopexit_is_cond_jump(in) && out)
 			out_tested |= tested; /* a way out of the loop */
 	}
 	if (at != branch)
@@ -309,6 +372,18 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 		return LOOP_COUNTED;
 	if (slot_counts(&slots, tbase, tdisp, written))
 		return LOOP_COUNTED;
+	for (int i = 0; i < nreads; i++)
+		if (!(read_regs[i] & steps))
+			polls = true; /* a read that may poll a flag */
+	for (int i = 0; i < nhx && !polls; i++) {
+		if (hx[i].at >= join)
+			break; /* a turn may skip it */
+		if ((hx[i].tested & steps) ||
+		    slot_counts(&slots, hx[i].tbase, hx[i].tdisp, written)) {
+			*head_exit = hx[i].target;
+			return LOOP_COUNTED;
+		}
+	}
 	return out_tested & steps ? LOOP_ENDS : LOOP_UNKNOWN;
 }
 
@@ -345,7 +420,7 @@ int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 	left = len - (size_t)(addr - base);
 	while (in && n < max && cs_disasm_iter(h, &p, &left, &at, in)) {
 		const cs_x86 *x = &in->detail->x86;
-		uint64_t target, branch = in->address, exit = at;
+		uint64_t target, branch = in->address, exit = at, head_exit;
 		const uint8_t *sp = p;
 		size_t sleft = left;
 		uint64_t sat = at;
@@ -391,27 +466,33 @@ int loop_exits_in(const uint8_t *code, size_t len, uint64_t base, uint64_t addr,
 		target = (uint64_t)x->operands[0].imm;
 		if (target > enclose || enclose - target > LOOKBACK)
 			continue;
+		kind = loop_kind(h, in, code, len, base, target, branch,
+				 &head_exit);
+		p = sp; /* loop_kind used the decoder's buffer */
+		left = sleft;
+		at = sat;
 		if (any) {
 			out[n].addr = exit;
 			out[n].lo = target;
 			n++;
+			if (head_exit && n < max) {
+				out[n].addr = head_exit;
+				out[n].lo = target;
+				n++;
+			}
 			continue;
 		}
-		kind = loop_kind(h, in, code, len, base, target, branch);
-		p = sp; /* loop_kind used the decoder's buffer */
-		left = sleft;
-		at = sat;
 		if (kind != LOOP_COUNTED) {
 			/* a loop around addr that may not end by itself (a
 			 * test of memory, a flag), or that ends through a
 			 * counter tested in the middle of its body, whose
 			 * bound may be far (a loop to 2^60 that polls a flag
-			 * at its bottom): the loops around it may wait for
-			 * it */
+			 * at its bottom; loop_kind): the loops around it may
+			 * wait for it */
 			*blocked = LOOPEXIT_LOOP;
 			break;
 		}
-		out[n].addr = exit;
+		out[n].addr = head_exit ? head_exit : exit;
 		out[n].lo = target;
 		n++;
 	}

@@ -15,7 +15,9 @@
  * loaded from where it points, never replaced by a value loaded from
  * elsewhere in memory, as a flag is), or a counter the function keeps on
  * its stack (a slot at a fixed offset from rsp or rbp that the body only
- * adds constants to). A loop that tests a
+ * adds constants to). A loop whose head (the code every turn runs first)
+ * leaves it on such a test ends by itself too, when its body reads no
+ * flag (loopexit.c): its exit is that branch's target. A loop that tests a
  * flag in memory may end only when a signal handler sets it: waiting for
  * its exit before delivering that signal would never end. */
 #ifndef MRR_RECORD_LOOPEXIT_H

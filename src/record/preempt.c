@@ -101,6 +101,7 @@ static void drop_anchors(struct rec_preempt *p)
 	p->last_idx = -1;
 	p->cold_idx = -1;
 	p->exit_idx = -1;
+	p->exit_kept = false;
 	p->nskip = 0;
 	p->nhot = 0;
 }

@@ -45,8 +45,10 @@ void pre_remove_anchor(struct rec_preempt *p, int i)
 		p->cold_idx = -1;
 		p->cold_idle_ns = 0;
 	}
-	if (p->exit_idx == i)
+	if (p->exit_idx == i) {
 		p->exit_idx = -1;
+		p->exit_kept = false;
+	}
 	if (p->last_idx == i)
 		p->last_idx = -1;
 	if (i != last) {

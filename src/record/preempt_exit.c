@@ -55,16 +55,17 @@ bool pre_exit_inside(struct rtask *t, const struct rec_preempt *p,
 	       rec_in_loop_of(t, regs->rip, regs->rsp, p->anchor[p->exit_idx]);
 }
 
-/* The first exit around regs that may serve: not hot, a possible anchor. */
+/* The first exit around regs that may serve: not hot, not skip, a possible
+ * anchor. */
 static int pick_exit(struct rtask *t, struct rec_preempt *p,
-		     const struct user_regs_struct *regs, struct loop_exit *out,
-		     int *why)
+		     const struct user_regs_struct *regs, uint64_t skip,
+		     struct loop_exit *out, int *why)
 {
 	struct loop_exit ex[LOOPEXIT_MAX];
 	int n = rec_loop_exits(t, regs->rip, regs->rsp, ex, LOOPEXIT_MAX, why);
 
 	for (int i = 0; i < n; i++) {
-		if (is_hot(p, ex[i].addr) ||
+		if (is_hot(p, ex[i].addr) || ex[i].addr == skip ||
 		    !rec_preempt_anchor_ok(t, ex[i].addr))
 			continue;
 		*out = ex[i];
@@ -98,8 +99,32 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 		any = true;
 	if (!any)
 		return;
+	if (p->exit_idx >= 0 && hot[p->exit_idx] &&
+	    (p->exit_kept ||
+	     !pick_exit(t, p, regs, p->anchor[p->exit_idx], &ex, &why))) {
+		/* Runs too often itself, but no outer loop's exit may serve:
+		 * it stays. Any instruction of its loop would run as often
+		 * at least (zlib's longest_match, once per input byte, in
+		 * deflate_slow's loop on the input left, which tests
+		 * memory); without any anchor, each point would be searched
+		 * among the executions of an instruction of the loop at
+		 * replay. */
+		if (!p->exit_kept)
+			mrr_debug("pid %d: loop exit 0x%llx is hot, but no "
+				  "outer loop's exit may serve: it stays",
+				  t->t.tid,
+				  (unsigned long long)p->anchor[p->exit_idx]);
+		p->exit_kept = true;
+		for (int i = p->nanchors - 1; i >= 0; i--) {
+			if (!hot[i] || i == p->exit_idx)
+				continue;
+			mark_hot(p, p->anchor[i]);
+			pre_remove_anchor(p, i);
+		}
+		return;
+	}
 	if (p->exit_idx >= 0 && hot[p->exit_idx]) {
-		/* runs too often itself: an outer loop's exit may serve */
+		/* runs too often itself: an outer loop's exit serves */
 		mrr_debug("pid %d: loop exit 0x%llx is hot", t->t.tid,
 			  (unsigned long long)p->anchor[p->exit_idx]);
 		int i = p->exit_idx, last = p->nanchors - 1;
@@ -111,7 +136,7 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 	} else if (p->exit_idx >= 0) {
 		return; /* hot plain anchors while an exit serves: none here */
 	}
-	if (!pick_exit(t, p, regs, &ex, &why)) {
+	if (!pick_exit(t, p, regs, 0, &ex, &why)) {
 		/* No exit: the hot anchors keep counting (slow, but each
 		 * point stays found at replay by its count) when a loop
 		 * around them may not end. But one where the code cannot be
@@ -159,7 +184,7 @@ bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
 	struct loop_exit ex;
 	int i;
 
-	if (p->exit_idx >= 0 || !pick_exit(t, p, regs, &ex, NULL))
+	if (p->exit_idx >= 0 || !pick_exit(t, p, regs, 0, &ex, NULL))
 		return false;
 	for (i = p->nanchors - 1; i >= 0; i--)
 		if (p->ret[i])

@@ -150,6 +150,7 @@ struct rec_preempt {
 	bool exit_anchor[NANCHORS];
 	int exit_idx;
 	bool exit_fresh; /* it counts since the middle of a stretch */
+	bool exit_kept;	 /* it is hot, but no outer loop's exit serves */
 	uint64_t exit_lo;
 	uint64_t hot[NHOT]; /* addresses judged hot */
 	int nhot, hot_next;

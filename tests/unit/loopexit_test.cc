@@ -117,14 +117,54 @@ TEST(LoopExit, IndirectJumpIsNotFollowed)
 }
 
 // 1: add $1,%rax; sub $1,%edi; je 2f; cmp %r11,(%rcx); jne 1b; 2: ret
-// (a chain walk bounded by a counter tested in the middle: its bound may be
-// far, so no loop around it serves)
+// (a counter tested in the middle bounds a loop on the word at a fixed
+// address, maybe a flag: the bound may be far, so no loop around it serves)
 TEST(LoopExit, CounterExitInTheMiddleBlocks)
 {
 	std::vector<uint8_t> code = {0x48, 0x83, 0xc0, 0x01, 0x83,
 				     0xef, 0x01, 0x74, 0x05, 0x4c,
 				     0x39, 0x19, 0x75, 0xf2, 0xc3};
 	Result r = exits_at(code, 4);
+
+	EXPECT_TRUE(r.exits.empty());
+	EXPECT_EQ(kLoop, r.blocked);
+}
+
+// jmp 3f; 1: and %ebp,%esi; movzwl (%rbx,%rsi,2),%esi; cmp %esi,%r9d;
+// jae 2f; sub $1,%edi; je 2f; 3: mov %esi,%ecx; add %r10,%rcx;
+// cmp %r11w,-1(%rcx); jne 1b; add $1,%eax; jmp 1b; 2: ret
+// (zlib's longest_match: a walk along a hash chain whose head tests the
+// next node and a counter, `continue` jumps back to the head, and the
+// bottom test compares bytes the chain leads to: the head's target is
+// the exit)
+TEST(LoopExit, ChainWalkTestedAtItsHeadExitsThere)
+{
+	std::vector<uint8_t> code = {
+		0xeb, 0x10, 0x21, 0xee, 0x0f, 0xb7, 0x34, 0x73, 0x41,
+		0x39, 0xf1, 0x73, 0x16, 0x83, 0xef, 0x01, 0x74, 0x11,
+		0x89, 0xf1, 0x4c, 0x01, 0xd1, 0x66, 0x44, 0x39, 0x59,
+		0xff, 0x75, 0xe4, 0x83, 0xc0, 0x01, 0xeb, 0xdf, 0xc3};
+	Result r = exits_at(code, 0x12);
+
+	ASSERT_FALSE(r.exits.empty());
+	for (const loop_exit &e : r.exits) {
+		EXPECT_EQ(kBase + 0x23, e.addr);
+		EXPECT_EQ(kBase + 0x2, e.lo);
+	}
+	EXPECT_EQ(kLoop, r.blocked); // the jmp back, met twice
+}
+
+// jmp 3f; 1: movzwl (%rbx,%rsi,2),%esi; cmp %esi,%r9d; jae 2f; sub $1,%edi;
+// je 2f; 3: cmp %r11w,flag(%rip); jne 1b; 2: ret (the same head, but the
+// bottom test reads a fixed address: maybe a flag, and the counter's bound
+// may be far)
+TEST(LoopExit, HeadTestedLoopOnAFixedWordBlocks)
+{
+	std::vector<uint8_t> code = {
+		0xeb, 0x0e, 0x0f, 0xb7, 0x34, 0x73, 0x41, 0x39, 0xf1, 0x73,
+		0x0f, 0x83, 0xef, 0x01, 0x74, 0x0a, 0x66, 0x44, 0x39, 0x1d,
+		0x03, 0x00, 0x00, 0x00, 0x75, 0xe8, 0xc3, 0x00, 0x00};
+	Result r = exits_at(code, 0x10);
 
 	EXPECT_TRUE(r.exits.empty());
 	EXPECT_EQ(kLoop, r.blocked);
