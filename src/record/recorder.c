@@ -564,7 +564,14 @@ void rec_dispatch_stop(struct recorder *rec, struct rtask *t, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
 
-	if (t->vfork_child && !(sig == (SIGTRAP | 0x80) && t->fork_written)) {
+	/* The clone's exit stop too: let go from there, the parent would run
+	 * user code up to its next stop, be held there, and the slot would go
+	 * to another thread with no sched event to say that the parent's code
+	 * ran first; the replay runs it right before the parent's next event,
+	 * after that thread's writes (Go's runtime_AfterFork resetting the
+	 * stack guard that the GC's preemptone sets: real/go_build,
+	 * prog/thread_vfork_return). Held at the exit, it has run nothing. */
+	if (t->vfork_child) {
 		t->has_held_stop = true;
 		t->held_status = status;
 		return;
