@@ -17,6 +17,7 @@
 #include "record/preempt.h"
 #include "record/eintr.h"
 #include "record/rtask.h"
+#include "record/self_watch.h"
 #include "record/spin.h"
 #include "record/vptrace.h"
 #include "record/vdso.h"
@@ -68,10 +69,19 @@ static void on_interrupt(int sig, siginfo_t *si, void *uc)
 
 void rec_stop(struct recorder *rec, int code, const char *fmt, ...)
 {
+	char why[512];
 	va_list ap;
 
 	if (rec->stop_reason[0])
 		return;
+	if (rec_self_watch_fired(why, sizeof(why))) {
+		/* the cause of whatever failed since: mrr ended its wait */
+		snprintf(rec->stop_reason, sizeof(rec->stop_reason),
+			 "%s, at event %llu", why,
+			 (unsigned long long)mrr_trace_writer_events(rec->w));
+		rec->stop_code = MRR_EXIT_UNSUPPORTED;
+		return;
+	}
 	va_start(ap, fmt);
 	vsnprintf(rec->stop_reason, sizeof(rec->stop_reason), fmt, ap);
 	va_end(ap);
@@ -937,10 +947,14 @@ int mrr_record(const struct record_opts *o)
 	if (!o->no_cache)
 		rec.fc = filecache_open(o->trace_dir, o->sync);
 	ptrace(PTRACE_CONT, pid, 0, 0);
+	rec_self_watch_start();
 
 	while (rec.ntasks > 0) {
 		struct rtask *t;
 
+		rec_self_watch_beat();
+		if (rec_self_watch_fired(NULL, 0))
+			rec_stop(&rec, MRR_EXIT_UNSUPPORTED, "(self_watch)");
 		if (interrupted_by || rec.stop_reason[0] || rec.write_err)
 			break;
 		rec_sched_arm(&rec);
@@ -979,6 +993,9 @@ int mrr_record(const struct record_opts *o)
 		rec_jobctl_orphans(&rec);
 	}
 
+	/* the tasks the watchdog killed may all have ended the loop */
+	if (rec_self_watch_fired(NULL, 0))
+		rec_stop(&rec, MRR_EXIT_UNSUPPORTED, "(self_watch)");
 	rec_sched_end(&rec);
 	code = 0;
 	if (rec.ntasks > 0) {

@@ -204,7 +204,7 @@ struct recorder {
 	int first_status;
 	bool first_exited;
 	int write_err;	       /* first trace write error */
-	char stop_reason[256]; /* why recording stopped early, or "" */
+	char stop_reason[768]; /* why recording stopped early, or "" */
 	pid_t echo_writer; /* task whose write to mrr's stdout/stderr runs */
 	int stop_code;	   /* exit code for the early stop */
 	bool pfn_readable;

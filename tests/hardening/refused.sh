@@ -12,6 +12,8 @@
 #            last event is N-1, `mrr dump -s` says status error; and
 #            `mrr replay` exits 0, saying why the recording stopped, and
 #            echoes a prefix of the recorded stdout;
+#   skipped  the program printed SKIP and exited 77 (it lacks a privilege
+#            it needs): exits 77;
 #   faithful (only with --allow-faithful) mrr record exits 0, the program
 #            printed PASS, and the replay exits 0 with the same stdout.
 # With --dump-says-why, a refusal must also have `mrr dump` or `mrr dump -s`
@@ -68,6 +70,10 @@ if [ $status = 0 ] && [ $faithful = 1 ]; then
 	cmp -s "$T/rec.out" "$T/replay.out" ||
 		fail "$what: the replay's stdout differs from the recording's"
 	outcome="recorded and replayed faithfully"
+elif [ $status = 77 ] && grep -q '^SKIP' "$T/rec.out"; then
+	echo "skip: $what: $(grep '^SKIP' "$T/rec.out")"
+	rm -rf "$T"
+	exit 77
 elif [ $status = 69 ]; then
 	msg=$(mrr_lines rec)
 	at=$(echo "$msg" | sed -n 's/.*at event \([0-9][0-9]*\).*/\1/p')
