@@ -10,38 +10,78 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* Executable ranges of program code (mrr's page and library left out). */
-#define MAX_RANGES 64
+/* Executable ranges of program code (mrr's page and library left out),
+ * sorted by start, adjacent ones joined: all of them, however many (stress-ng
+ * far-branch maps ~384 executable pages, each its own mapping, below its
+ * binary; keeping only the first 64 lost every return address into the
+ * program's own code). */
+struct range {
+	uint64_t lo, hi;
+};
 struct ranges {
-	uint64_t lo[MAX_RANGES], hi[MAX_RANGES];
-	int n;
+	struct range *r;
+	size_t n;
 };
 
-static void read_ranges(pid_t tid, struct ranges *r)
+static int by_start(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* Returns 0, or -1 when the mappings cannot be read (r empty). */
+static int read_ranges(pid_t tid, struct ranges *r)
 {
 	struct proc_vma *v = NULL;
 	long n = proc_read_vmas(tid, false, &v);
+	size_t k = 0;
 
+	r->r = NULL;
 	r->n = 0;
-	for (long i = 0; i < n && r->n < MAX_RANGES; i++) {
+	if (n <= 0 || !(r->r = malloc((size_t)n * sizeof(*r->r)))) {
+		free(v);
+		return -1;
+	}
+	for (long i = 0; i < n; i++) {
 		if (!(v[i].prot & PROT_EXEC) ||
 		    strstr(v[i].name, "libmrr_preload") ||
 		    (v[i].start < MRR_PAGE_ADDR + MRR_PAGE_SIZE &&
 		     v[i].end > MRR_PAGE_ADDR))
 			continue;
-		r->lo[r->n] = v[i].start;
-		r->hi[r->n] = v[i].end;
-		r->n++;
+		r->r[k].lo = v[i].start;
+		r->r[k].hi = v[i].end;
+		k++;
 	}
 	free(v);
+	/* /proc lists mappings in address order; sorted here all the same,
+	 * since the search relies on it */
+	qsort(r->r, k, sizeof(*r->r), by_start);
+	for (size_t i = 0; i < k; i++) {
+		if (r->n && r->r[r->n - 1].hi == r->r[i].lo)
+			r->r[r->n - 1].hi = r->r[i].hi; /* one range of code */
+		else
+			r->r[r->n++] = r->r[i];
+	}
+	return 0;
 }
 
-static int range_of(const struct ranges *r, uint64_t addr)
+/* The range that holds addr, or NULL. */
+static const struct range *range_of(const struct ranges *r, uint64_t addr)
 {
-	for (int i = 0; i < r->n; i++)
-		if (addr >= r->lo[i] && addr < r->hi[i])
-			return i;
-	return -1;
+	size_t lo = 0, hi = r->n;
+
+	while (lo < hi) { /* the first range that ends above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->r[mid].hi <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->n && r->r[lo].lo <= addr)
+		return &r->r[lo];
+	return NULL;
 }
 
 /* Whether the bytes b[0..7], the 8 bytes before a candidate, end with a
@@ -84,16 +124,15 @@ int rec_return_addresses(struct rtask *t, uint64_t rsp, const uint64_t *skip,
 	if (max <= 0)
 		return 0;
 	got = tracee_read(&t->t, rsp, w, sizeof(w));
-	if (got < 8)
+	if (got < 8 || read_ranges(t->t.tid, &r) < 0)
 		return 0;
-	read_ranges(t->t.tid, &r);
 	for (size_t i = 0; i < (size_t)got / 8 && n < max; i++) {
 		uint64_t a = w[i];
 		uint8_t code[8];
 		bool seen = false;
-		int k = range_of(&r, a);
+		const struct range *k = range_of(&r, a);
 
-		if (k < 0 || a - 8 < r.lo[k])
+		if (!k || a - 8 < k->lo)
 			continue;
 		for (int j = 0; j < n && !seen; j++)
 			seen = out[j] == a;
@@ -105,5 +144,6 @@ int rec_return_addresses(struct rtask *t, uint64_t rsp, const uint64_t *skip,
 			continue;
 		out[n++] = a;
 	}
+	free(r.r);
 	return n;
 }
