@@ -12,8 +12,10 @@ struct ptask;
  * (count 0); more is reported as a divergence. */
 #define REPLAY_PREEMPT_MAX_SEARCH 1000000ul
 /* ...and at most this many seconds: the search keeps mrr busy, where the
- * watchdog (which watches waits) cannot see it, so it bounds itself. */
-#define REPLAY_PREEMPT_MAX_SEARCH_S 60
+ * watchdog (which watches waits) cannot see it, so it bounds itself; below
+ * the harness's steps of 48 s (tests with a 120 s timeout), so that a
+ * search that cannot succeed ends with its report, not killed silently. */
+#define REPLAY_PREEMPT_MAX_SEARCH_S 40
 
 /* ...and at most this many executions whose registers and stack match but
  * whose memory digest does not (each costs a hash of the process's
