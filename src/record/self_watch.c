@@ -81,8 +81,8 @@ static void blocked_file(char *buf, size_t len)
 		return;
 	if (nr == SYS_openat || nr == SYS_openat2 || nr == SYS_open) {
 		/* the path lies in mrr's own memory, the call still in it */
-		const char *p = (const char *)(uintptr_t)(nr == SYS_open ? a[0]
-									 : a[1]);
+		const char *p =
+			(const char *)(uintptr_t)(nr == SYS_open ? a[0] : a[1]);
 		char target[PATH_MAX];
 
 		if (!p)
