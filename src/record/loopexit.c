@@ -225,12 +225,12 @@ static bool ends_code(const cs_insn *in)
  * zlib's longest_match walks a hash chain so, `while ((cur =
  * prev[cur & mask]) > limit && --chain != 0)`). Its bound may still be
  * far while the loop waits for a flag (`do { if (--n == 0) break; }
- * while (!flag)`): so it counts only when the body reads no memory but
- * stack slots and addresses that a stepped register locates (the chain's
- * nodes, not a flag). Calls are allowed, as in a counted loop (stress-ng
- * fills its buffers so, a call to its random generator per byte): a
- * signal waits for an exit that does not come 1 s at most (preempt_int.h,
- * EXIT_WAIT_NS). */
+ * while (!flag)`): so it counts only when the body reads no memory into
+ * a general register or the flags but stack slots and addresses that a
+ * stepped register locates (the chain's nodes, not a flag). Calls are allowed,
+ * as in a counted loop (stress-ng fills its buffers so, a call to its random
+ * generator per byte): a signal waits for an exit that does not come 1 s at
+ * most (preempt_int.h, EXIT_WAIT_NS). */
 enum { LOOP_UNKNOWN, LOOP_ENDS, LOOP_COUNTED };
 
 /* The stack slots a loop body touches (struct effect), at most
@@ -334,7 +334,9 @@ static int loop_kind(csh h, cs_insn *in, const uint8_t *code, size_t len,
 		written |= e.writes;
 		loaded |= e.loaded;
 		slot_note(&slots, &e);
-		if (e.reads)
+		/* a read into vector registers alone (a constant a float
+		 * loop multiplies by) feeds no branch: it polls nothing */
+		if (e.reads && (e.writes || e.sets_flags))
 			read_regs[nreads++] = e.read_regs;
 		if (e.sets_flags) {
 			tested = e.tested;

@@ -170,6 +170,25 @@ TEST(LoopExit, HeadTestedLoopOnAFixedWordBlocks)
 	EXPECT_EQ(kLoop, r.blocked);
 }
 
+// jmp 3f; 1: mulss c(%rip),%xmm0; movzwl (%rbx,%rsi,2),%esi; cmp %esi,%r9d;
+// jae 2f; sub $1,%edi; je 2f; 3: mov %esi,%ecx; add %r10,%rcx;
+// cmp %r11w,-1(%rcx); jne 1b; 2: ret (a constant at a fixed address read
+// into a vector register feeds no branch: no flag, as in stress-ng's
+// matrix fill)
+TEST(LoopExit, HeadTestedLoopReadingAFloatConstantExits)
+{
+	std::vector<uint8_t> code = {
+		0xeb, 0x16, 0xf3, 0x0f, 0x59, 0x05, 0x1b, 0x00, 0x00, 0x00,
+		0x0f, 0xb7, 0x34, 0x73, 0x41, 0x39, 0xf1, 0x73, 0x11, 0x83,
+		0xef, 0x01, 0x74, 0x0c, 0x89, 0xf1, 0x4c, 0x01, 0xd1, 0x66,
+		0x44, 0x39, 0x59, 0xff, 0x75, 0xde, 0xc3, 0x00, 0x00, 0x00};
+	Result r = exits_at(code, 0x18);
+
+	ASSERT_EQ(1u, r.exits.size());
+	EXPECT_EQ(kBase + 0x24, r.exits[0].addr);
+	EXPECT_EQ(kBase + 0x2, r.exits[0].lo);
+}
+
 // 1: add $1,%rax; subl $1,0x4(%rsp); jne 1b; ret (a counter kept in a
 // stack slot, as stress-ng's l1cache loop over its ways)
 TEST(LoopExit, CounterInAStackSlotCounts)
