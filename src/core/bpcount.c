@@ -4,6 +4,7 @@
  * code (si_code POLL_IN), which tell it from a signal of the program. */
 #define _GNU_SOURCE
 #include "core/bpcount.h"
+#include "core/owntrap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,6 +57,8 @@ int bpcount_open(struct bpcount *c, pid_t tid, uint64_t addr, uint64_t period)
 		return fd;
 	c->fd = fd;
 	c->addr = addr;
+	c->tid = tid;
+	owntrap_armed(tid, addr);
 	return 0;
 }
 
@@ -73,8 +76,10 @@ int bpcount_reset(const struct bpcount *c)
 
 void bpcount_close(struct bpcount *c)
 {
-	if (c->fd >= 0)
+	if (c->fd >= 0) {
 		close(c->fd);
+		owntrap_disarmed(c->tid, c->addr);
+	}
 	c->fd = -1;
 }
 

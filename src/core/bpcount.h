@@ -26,11 +26,13 @@
 struct bpcount {
 	int fd; /* -1: closed */
 	uint64_t addr;
+	pid_t tid;
 };
 
 /* Counts executions of the instruction at addr in task tid (user mode),
  * from now. period 0: counts only; otherwise the period-th execution
- * signals the task (see above). */
+ * signals the task (see above). The address is one of mrr's breakpoints
+ * for owntrap.h, from now until a while after the close. */
 int bpcount_open(struct bpcount *c, pid_t tid, uint64_t addr, uint64_t period)
 	__attribute__((warn_unused_result));
 int bpcount_read(const struct bpcount *c, uint64_t *count)

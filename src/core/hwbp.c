@@ -3,6 +3,7 @@
  * address must be written before the slot is enabled, and an enabled slot's
  * length and kind must match its alignment. */
 #include "core/hwbp.h"
+#include "core/owntrap.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -28,6 +29,16 @@ static int poke_dr(pid_t tid, int n, uint64_t v)
 	if (ptrace(PTRACE_POKEUSER, tid, (void *)DR_OFFSET(n), (void *)v) < 0)
 		return -errno;
 	return 0;
+}
+
+/* An execute breakpoint of dr7's slot that goes: see owntrap.h. */
+static void exec_gone(pid_t tid, uint64_t dr7, int slot)
+{
+	uint64_t addr;
+
+	if ((dr7 >> (slot * 2) & 3) && !(dr7 >> (16 + slot * 4) & 3) &&
+	    peek_dr(tid, slot, &addr) == 0)
+		owntrap_disarmed(tid, addr);
 }
 
 /* DR7's two-bit LEN field for a length, or -1. */
@@ -63,6 +74,7 @@ int hwbp_set(pid_t tid, int slot, uint64_t addr, enum hwbp_kind kind, int len)
 	/* Disable the slot first: the kernel refuses a new address whose
 	 * length or alignment does not fit the slot's current enabled kind. */
 	if (dr7 & (3ull << (slot * 2))) {
+		exec_gone(tid, dr7, slot);
 		dr7 &= ~(3ull << (slot * 2));
 		ret = poke_dr(tid, 7, dr7);
 		if (ret)
@@ -74,7 +86,10 @@ int hwbp_set(pid_t tid, int slot, uint64_t addr, enum hwbp_kind kind, int len)
 	dr7 &= ~(0xfull << (16 + slot * 4));
 	dr7 |= ((uint64_t)kind | ((uint64_t)lb << 2)) << (16 + slot * 4);
 	dr7 |= 1ull << (slot * 2); /* local enable */
-	return poke_dr(tid, 7, dr7);
+	ret = poke_dr(tid, 7, dr7);
+	if (!ret && kind == HWBP_EXEC)
+		owntrap_armed(tid, addr);
+	return ret;
 }
 
 int hwbp_clear(pid_t tid, int slot)
@@ -89,6 +104,7 @@ int hwbp_clear(pid_t tid, int slot)
 		return ret;
 	if (!(dr7 & (3ull << (slot * 2))))
 		return 0;
+	exec_gone(tid, dr7, slot);
 	dr7 &= ~(3ull << (slot * 2));
 	return poke_dr(tid, 7, dr7);
 }
@@ -100,6 +116,8 @@ int hwbp_clear_all(pid_t tid)
 
 	if (ret || !(dr7 & 0xff))
 		return ret;
+	for (int i = 0; i < HWBP_SLOTS; i++)
+		exec_gone(tid, dr7, i);
 	return poke_dr(tid, 7, dr7 & ~0xffull);
 }
 

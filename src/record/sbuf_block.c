@@ -23,6 +23,7 @@
  * MRR_SYSCALLBUF_RETRY so that the library takes the next records (abi.h). */
 #include "core/bpcount.h"
 #include "core/log.h"
+#include "core/owntrap.h"
 #include "core/proc.h"
 #include "record/rtask.h"
 #include "record/spin.h"
@@ -128,9 +129,15 @@ int rec_sbuf_block_stop(struct recorder *rec, struct rtask *t, int status)
 	}
 	/* Another stop first (a signal, the task's end). Without a count
 	 * no overflow is on its way: the counter goes. With one, it stays
-	 * until its signal comes, so that the stop is known as mrr's. */
+	 * until its signal comes, so that the stop is known as mrr's. It
+	 * stays too for the counter's own exception reported as a SIGTRAP
+	 * (owntrap.h): the return runs into it again once that is
+	 * swallowed. */
 	if (!WIFSTOPPED(status) ||
-	    (bpcount_read(&t->sbuf_ret, &n) == 0 && !n)) {
+	    (bpcount_read(&t->sbuf_ret, &n) == 0 && !n &&
+	     !(WSTOPSIG(status) == SIGTRAP && (status >> 16) == 0 &&
+	       ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) == 0 &&
+	       owntrap_lost(&si, t->t.tid, RET_ADDR)))) {
 		bpcount_close(&t->sbuf_ret);
 		t->sbuf_ret_armed = false;
 	}

@@ -13,6 +13,7 @@
 #include "core/proc.h"
 #include "core/insn.h"
 #include "core/log.h"
+#include "core/owntrap.h"
 #include "core/tsc_patch.h"
 #include "record/preempt.h"
 #include "record/rtask.h"
@@ -284,6 +285,15 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	t->exit_regs_now = false;
 	if (!t->started) {
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
+		return;
+	}
+	if (sig == SIGTRAP && owntrap_lost(&si, t->t.tid, regs.rip)) {
+		/* a breakpoint of mrr's whose cause the kernel lost, before
+		 * its instruction ran: it hits again (owntrap.h) */
+		mrr_debug("pid %d: SIGTRAP at 0x%llx, a breakpoint of mrr's: "
+			  "swallowed",
+			  t->t.tid, (unsigned long long)regs.rip);
+		ptrace(PTRACE_CONT, t->t.tid, 0, 0);
 		return;
 	}
 	if (sig == SIGCHLD)

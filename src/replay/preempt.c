@@ -6,6 +6,7 @@
 #include "core/exitcodes.h"
 #include "core/hwbp.h"
 #include "core/log.h"
+#include "core/owntrap.h"
 #include "core/point.h"
 #include "replay/point_digest.h"
 #include "replay/ptask.h"
@@ -53,6 +54,16 @@ static bool is_fault(const siginfo_t *si)
 		si->si_signo == SIGSYS);
 }
 
+/* Whether t's SIGTRAP stop (si) is the counter's or the breakpoint's own
+ * exception with its cause lost, before its instruction ran (owntrap.h). */
+static bool lost_trap(struct ptask *t, const siginfo_t *si)
+{
+	struct user_regs_struct regs;
+
+	return si->si_signo == SIGTRAP && tracee_get_regs(&t->t, &regs) == 0 &&
+	       owntrap_lost(si, t->t.tid, regs.rip);
+}
+
 /* Resumes t with its pending signal and waits for its next stop that is
  * not a stray signal (one the kernel or another process sent at replay,
  * as SIGCHLD from a replayed child: recorded signals are injected, never
@@ -95,6 +106,8 @@ static int next_stop(struct replayer *rp, struct ptask *t, int *status,
 		if (si->si_signo != BPCOUNT_SIGNAL && si->si_signo != SIGTRAP &&
 		    !is_fault(si))
 			continue; /* stray: swallowed */
+		if (lost_trap(t, si))
+			continue; /* it hits again: swallowed */
 		return 0;
 	}
 }

@@ -7,6 +7,7 @@
 #include "core/events.h"
 #include "core/hwbp.h"
 #include "core/log.h"
+#include "core/owntrap.h"
 #include "replay/ptask.h"
 
 #include <errno.h>
@@ -127,7 +128,9 @@ static void count_progress(struct replayer *rp, struct ptask *t,
 }
 
 /* What stopped t (SIGTRAP, no ptrace event): 1 with *why filled when it is
- * one of ours, 0 when it is the program's own stop. */
+ * one of ours, 0 when it is the program's own stop, 2 a pass at the `to`
+ * address that is not the position, 3 a breakpoint's exception with its
+ * cause lost (owntrap.h): its instruction has not run, resumed as is. */
 static int classify_trap(struct replayer *rp, struct ptask *t,
 			 const struct replay_stop *w, const struct armed *a,
 			 bool stepping, struct replay_stopped *why)
@@ -141,6 +144,8 @@ static int classify_trap(struct replayer *rp, struct ptask *t,
 		return 0;
 	why->tid = t->rec_tid;
 	why->bp = -1;
+	if (owntrap_lost(&si, t->t.tid, regs.rip))
+		return 3;
 	if (si.si_code == SI_KERNEL && regs.rip > 0) {
 		uint64_t at = regs.rip - 1;
 		bool ours = false;
@@ -247,6 +252,8 @@ static int run_ahead(struct replayer *rp, struct ptask *t,
 			return 1;
 		if (k == 0)
 			break;
+		if (k == 3)
+			continue;
 		/* a pass at the `to` address that is not the position: its
 		 * instruction runs before the breakpoint goes back in */
 		if (ptask_advance(rp, t, PTRACE_SINGLESTEP, &status) < 0)
