@@ -87,8 +87,7 @@ static void expect_once(const char *what, const char *how,
 
 int main(void)
 {
-	char dir[] = "/tmp/mrr-open-once.XXXXXX", file[64], made[64],
-	     fifo[64];
+	char dir[] = "/tmp/mrr-open-once.XXXXXX", file[64], made[64], fifo[64];
 	struct {
 		const char *what, *path;
 		int flags;
@@ -132,11 +131,10 @@ int main(void)
 	/* as root: a fanotify mark too (notification class, no answers) */
 	fan = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC,
 			    O_RDONLY);
-	if (fan >= 0 &&
-	    fanotify_mark(fan, FAN_MARK_ADD,
-			  FAN_OPEN | FAN_ACCESS | FAN_CLOSE |
-				  FAN_EVENT_ON_CHILD | FAN_ONDIR,
-			  AT_FDCWD, dir) < 0) {
+	if (fan >= 0 && fanotify_mark(fan, FAN_MARK_ADD,
+				      FAN_OPEN | FAN_ACCESS | FAN_CLOSE |
+					      FAN_EVENT_ON_CHILD | FAN_ONDIR,
+				      AT_FDCWD, dir) < 0) {
 		close(fan);
 		fan = -1;
 	}
