@@ -125,6 +125,10 @@ struct mrr_event {
 /* The memory digests of searched preemption points (7.9) hash the shared
  * anonymous mappings too (core/memdigest.h MEM_DIGEST_SHARED_ANON). */
 #define MRR_INFO_DIGEST_SHARED 0x40u
+/* The memory digests leave out the stack of the task at the point only
+ * below its stack pointer, to the byte, not to the page (core/memdigest.h
+ * MEM_DIGEST_SP_EXACT). */
+#define MRR_INFO_DIGEST_SP_EXACT 0x80u
 
 struct mrr_trace_info {
 	uint32_t format_version; /* ignored by the writer; set by the reader */

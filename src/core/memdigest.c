@@ -47,6 +47,9 @@ struct digest_ctx {
 	int nskip;
 	uint64_t lib_lo, lib_hi; /* the library's code */
 	uint64_t sbuf_end;	 /* the end of the last syscall buffer seen */
+	/* MEM_DIGEST_SP_EXACT: the page of the stack pointer of the task at
+	 * the point, hashed with its bytes below cut as zeroes */
+	uint64_t part_page, part_cut;
 };
 
 static const char *(*file_namer)(void *ctx, const char *path);
@@ -123,7 +126,7 @@ static bool task_sp(pid_t tid, uint64_t *sp, uint64_t *pc)
  * the library or mrr's page, its library frames above sp. */
 static void skip_stack(struct digest_ctx *c, struct tracee *tr,
 		       const struct proc_vma *v, long nv, uint64_t sp,
-		       uint64_t pc, bool whole)
+		       uint64_t pc, bool whole, bool exact)
 {
 	uint64_t cut = sp, end;
 	bool in_lib =
@@ -160,6 +163,11 @@ static void skip_stack(struct digest_ctx *c, struct tracee *tr,
 			}
 			if (cut > end)
 				cut = end;
+		}
+		if (exact && !in_lib && cut == sp && (sp & (PAGE - 1))) {
+			cut = sp & ~(PAGE - 1);
+			c->part_page = cut;
+			c->part_cut = sp;
 		}
 		add_skip(c, v[i].start, cut);
 		return;
@@ -207,6 +215,8 @@ static void hash_run(struct digest_ctx *c, pid_t pid, uint64_t start,
 
 			if (addr < c->sbuf_end)
 				continue;
+			if (addr == c->part_page && c->part_cut > addr)
+				memset(buf + i * PAGE, 0, c->part_cut - addr);
 			if (sbuf_header(buf + i * PAGE)) {
 				/* a syscall buffer: the replay's holds other
 				 * bytes */
@@ -354,7 +364,8 @@ static int digest(const struct mem_digest_task *tasks, int ntasks,
 		if (!sp && !task_sp(tasks[i].tid, &sp, &pc))
 			continue;
 		skip_stack(c, &tr, v, nv, sp, pc,
-			   flags & MEM_DIGEST_LIB_WHOLE_STACK);
+			   flags & MEM_DIGEST_LIB_WHOLE_STACK,
+			   i == 0 && (flags & MEM_DIGEST_SP_EXACT));
 		tracee_close_mem(&tr);
 	}
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", tasks[0].tid);

@@ -77,6 +77,15 @@ void mem_digest_note_altstack(struct mem_digest_altstacks *a, uint64_t sp,
  * mapping left out, not only up to 1 KiB above its library frames (trace
  * format 4: how high those reach differs at replay) */
 #define MEM_DIGEST_LIB_WHOLE_STACK 0x2u
+/* the task at the point (tasks[0], in the program's code): its stack left
+ * out below its stack pointer only, the rest of that pointer's page hashed
+ * (the bytes below it as zeroes). Rounded out to the page, the digest left
+ * out the frames just above the pointer, where a caller's loop counter
+ * saved by its callee may be all that tells two turns of a loop apart
+ * (stress-ng regs: the turns of a 1000-turn loop around a function that
+ * saves the counter looked the same, and the replay's search took the
+ * first one). */
+#define MEM_DIGEST_SP_EXACT 0x4u
 
 /* Hashes the memory of the process of tasks[0] (which must be stopped, as
  * must every task that can run user code; tasks blocked in a syscall may

@@ -100,7 +100,8 @@ uint64_t rec_point_digest(struct recorder *rec, struct rtask *t)
 		n++;
 	}
 	err = mem_digest(tasks, n,
-			 MEM_DIGEST_SHARED_ANON | MEM_DIGEST_LIB_WHOLE_STACK,
+			 MEM_DIGEST_SHARED_ANON | MEM_DIGEST_LIB_WHOLE_STACK |
+				 MEM_DIGEST_SP_EXACT,
 			 &altstacks, &d);
 	stats.ns += d.ns;
 	if (err) {

@@ -878,6 +878,7 @@ int mrr_record(const struct record_opts *o)
 		info.flags |= MRR_INFO_TSC_TRAP;
 	info.flags |= MRR_INFO_UNTRACED_SIGACTION; /* the child's filter */
 	info.flags |= MRR_INFO_DIGEST_SHARED;	   /* point_digest.c */
+	info.flags |= MRR_INFO_DIGEST_SP_EXACT;	   /* point_digest.c */
 	if (o->syscallbuf && o->preload) {
 		info.flags |= MRR_INFO_SYSCALLBUF;
 		info.syscallbuf_abi = MRR_SYSCALLBUF_ABI_VERSION;

@@ -51,7 +51,10 @@ int replay_point_digest(struct replayer *rp, struct ptask *t)
 			 ? MEM_DIGEST_SHARED_ANON
 			 : 0) |
 		(rp->info->format_version >= 4 ? MEM_DIGEST_LIB_WHOLE_STACK
-					       : 0);
+					       : 0) |
+		(rp->info->flags & MRR_INFO_DIGEST_SP_EXACT
+			 ? MEM_DIGEST_SP_EXACT
+			 : 0);
 	struct mem_digest d;
 	int n = 0, err;
 
