@@ -43,6 +43,11 @@ int point_deep_hash(struct tracee *t, uint64_t start, uint64_t end,
 	 (1ull << 10) | (1ull << 11) | (1ull << 12) | (1ull << 13) |           \
 	 (1ull << 14) | (1ull << 18))
 
+/* The outputs of cpuid (rax, rbx, rcx, rdx), which differ between
+ * processors (the APIC id in ebx). */
+#define POINT_REGS_CPUID                                                       \
+	((1ull << 5) | (1ull << 10) | (1ull << 11) | (1ull << 12))
+
 /* Hashes exactly [start, start + len); returns 0 or -EFAULT when some of
  * it cannot be read. */
 int point_stack_hash_range(struct tracee *t, uint64_t start, uint64_t len,

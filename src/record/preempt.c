@@ -181,6 +181,29 @@ static uint64_t rep_string_end(struct rtask *t, uint64_t addr)
 	return len ? addr + len : 0;
 }
 
+/* Whether a cpuid (0f a2) may have run just before addr: those bytes in
+ * the CPUID_BEFORE bytes before it. Its outputs differ from one processor
+ * to another (leaf 1 gives the initial APIC id in ebx), and a slice often
+ * ends a few instructions after one (it leaves the virtual machine, which
+ * takes long): a point there found ebx as another processor's at replay
+ * (stress-ng regs, whose startup probes the CPU: the search ran past the
+ * point, and the replay diverged on one of two processors). Bytes that
+ * are not a cpuid only make the point compare fewer registers. */
+#define CPUID_BEFORE 16
+static bool after_cpuid(struct rtask *t, uint64_t addr)
+{
+	uint8_t code[CPUID_BEFORE];
+
+	if (addr < CPUID_BEFORE ||
+	    tracee_read(&t->t, addr - CPUID_BEFORE, code, sizeof(code)) !=
+		    (ssize_t)sizeof(code))
+		return false;
+	for (int i = 0; i + 1 < CPUID_BEFORE; i++)
+		if (code[i] == 0x0f && code[i + 1] == 0xa2)
+			return true;
+	return false;
+}
+
 /* Whether addr is in the program's code: not in mrr's page or the syscall
  * buffer library, whose code paths differ at replay. */
 static bool program_code(pid_t tid, uint64_t addr)
@@ -323,6 +346,10 @@ static void take_point(struct recorder *rec, struct rtask *t,
 	 * could only make a false divergence. */
 	if (buffered)
 		mask &= ~POINT_REGS_CALLER_SAVED;
+	/* after a cpuid, its outputs are taken as recorded (the replay sets
+	 * the registers left out of the mask to the recorded values) */
+	if (after_cpuid(t, regs->rip))
+		mask &= ~POINT_REGS_CPUID;
 	memcpy(pp->x.regs, regs, sizeof(pp->x.regs));
 	if (t->sbuf_addr && count)
 		point_stack_none(regs->rsp, &st);

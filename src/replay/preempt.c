@@ -428,15 +428,17 @@ static int search(struct replayer *rp, struct ptask *t,
 	return 0;
 }
 
-/* Sets the caller-saved registers that mask leaves out to x's. */
+/* Sets the registers that mask leaves out (the caller-saved ones after
+ * buffered calls, the outputs of a cpuid just run) to x's. */
 static void set_uncompared(struct user_regs_struct *regs,
 			   const struct mrr_preempt_extra *x, uint64_t mask)
 {
+	const uint64_t settable = POINT_REGS_CALLER_SAVED | POINT_REGS_CPUID;
 	uint64_t w[MRR_NREGS];
 
 	memcpy(w, regs, sizeof(w));
 	for (int i = 0; i < MRR_NREGS; i++)
-		if ((POINT_REGS_CALLER_SAVED >> i & 1) && !(mask >> i & 1))
+		if ((settable >> i & 1) && !(mask >> i & 1))
 			w[i] = x->regs[i];
 	memcpy(regs, w, sizeof(w));
 }
