@@ -112,7 +112,6 @@ struct rtask {
 	 * task's write there is in flight (recorder.c, "output order"). */
 	bool echo_waiting;
 	bool have_exit_regs; /* exit_regs valid: no user code ran since */
-	bool exit_regs_now;  /* and they are this stop's (exit_at_signal) */
 	struct user_regs_struct entry_regs, exit_regs;
 	int64_t last_result;
 	long nr;

@@ -273,16 +273,11 @@ void rec_signal_stop(struct recorder *rec, struct rtask *t, int sig)
 	enum disposition disp;
 	enum tsc_outcome tsc;
 
-	if (t->exit_regs_now && t->have_exit_regs)
-		regs = t->exit_regs;
 	if (ptrace(PTRACE_GETSIGINFO, t->t.tid, 0, &si) < 0 ||
-	    (!(t->exit_regs_now && t->have_exit_regs) &&
-	     tracee_get_regs(&t->t, &regs) < 0)) {
-		t->exit_regs_now = false;
+	    tracee_get_regs(&t->t, &regs) < 0) {
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
 	}
-	t->exit_regs_now = false;
 	if (!t->started) {
 		ptrace(PTRACE_CONT, t->t.tid, 0, sig);
 		return;
@@ -478,8 +473,6 @@ bool rec_exit_at_signal(struct recorder *rec, struct rtask *t, int status)
 	    event == PTRACE_EVENT_STOP) {
 		t->in_syscall = false;
 		rec_syscall_exit(rec, t);
-		/* the signal's stop needs no GETREGS of its own */
-		t->exit_regs_now = event == 0;
 		return true;
 	}
 	rec_stop(rec, MRR_EXIT_UNSUPPORTED,
