@@ -269,7 +269,8 @@ P
 	[ "$rc" = 71 ] || fail "-g without gdb: exit $rc, not 71"
 	;;
 interrupt)
-	# ^C during a long continue stops the replay between two events
+	# ^C during a long continue stops the replay between two events,
+	# also when it came in one read with the vCont
 	timeout 120 "$MRR" record -n -o "$W/l" "$(dirname "$PROG")/gdb_loop" >"$W/l.rec" 2>&1 ||
 		fail "cannot record gdb_loop"
 	serve l
@@ -288,9 +289,9 @@ def reply():
         buf += d
     s.sendall(b"+")
     return buf
-s.sendall(pkt("vCont;c"))
-time.sleep(0.3)
-s.sendall(b"\x03")
+# the ^C in the same write as the vCont: the server has it buffered
+# before the replay runs, so the stop does not depend on timing
+s.sendall(pkt("vCont;c") + b"\x03")
 r = reply()
 if b"$T02" not in r:
     sys.exit("no SIGINT stop after ^C: %r" % r)

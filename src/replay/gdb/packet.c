@@ -2,6 +2,7 @@
 #include "replay/gdb/packet.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +20,34 @@ static int getc_conn(struct gdb_conn *c)
 		c->in_len = (size_t)n;
 	}
 	return c->in[c->in_pos++];
+}
+
+bool gdb_take_interrupt(struct gdb_conn *c)
+{
+	for (;;) {
+		struct pollfd p = {.fd = c->fd, .events = POLLIN};
+		ssize_t n;
+
+		/* acks of earlier replies are not news */
+		while (c->in_pos < c->in_len &&
+		       (c->in[c->in_pos] == '+' || c->in[c->in_pos] == '-'))
+			c->in_pos++;
+		if (c->in_pos < c->in_len) {
+			if (c->in[c->in_pos] != 3)
+				return false; /* a packet: for gdb_recv */
+			c->in_pos++;
+			return true;
+		}
+		if (c->fd < 0 || poll(&p, 1, 0) <= 0)
+			return false;
+		do
+			n = read(c->fd, c->in, sizeof(c->in));
+		while (n < 0 && errno == EINTR);
+		if (n <= 0) /* a close: gdb_recv sees it next */
+			return false;
+		c->in_pos = 0;
+		c->in_len = (size_t)n;
+	}
 }
 
 static int write_all(int fd, const char *p, size_t n)

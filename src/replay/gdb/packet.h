@@ -23,6 +23,12 @@ struct gdb_conn {
  * error happened. */
 int gdb_recv(struct gdb_conn *c, char *buf, size_t bufsize, size_t *len);
 
+/* Whether gdb sent ^C since the last packet: looks at what is already
+ * buffered (a ^C often arrives in the same read as the vCont before it),
+ * then at the socket without blocking. The ^C is consumed; acks before it
+ * are skipped; a packet stays for gdb_recv. */
+bool gdb_take_interrupt(struct gdb_conn *c);
+
 /* Sends one packet of len bytes (escaping what must be). Returns 0 or -1. */
 int gdb_send_bin(struct gdb_conn *c, const char *data, size_t len);
 int gdb_send(struct gdb_conn *c, const char *s);

@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -224,18 +222,6 @@ static void maybe_checkpoint(struct gdb_server *s)
 			  s->rp.nreplayed, checkpoints_why_not(s->cps));
 }
 
-/* Whether gdb sent ^C (consumed then). */
-static bool interrupted(struct gdb_server *s)
-{
-	struct pollfd p = {.fd = s->c.fd, .events = POLLIN};
-	char ch;
-
-	if (s->c.fd <= 0 || poll(&p, 1, 0) <= 0 ||
-	    recv(s->c.fd, &ch, 1, MSG_PEEK | MSG_DONTWAIT) != 1 || ch != 3)
-		return false;
-	return recv(s->c.fd, &ch, 1, MSG_DONTWAIT) == 1;
-}
-
 int gdb_run(struct gdb_server *s, const struct replay_stop *want,
 	    struct replay_stopped *why)
 {
@@ -263,7 +249,8 @@ int gdb_run(struct gdb_server *s, const struct replay_stop *want,
 		if (why->why != REPLAY_STOP_EVENT ||
 		    (limit && s->rp.nreplayed >= limit))
 			return 0;
-		if (s->interruptible && interrupted(s)) {
+		if (s->interruptible && s->c.fd > 0 &&
+		    gdb_take_interrupt(&s->c)) {
 			s->interrupted = true;
 			return 0;
 		}
