@@ -294,14 +294,16 @@ static void add_anchor(struct rec_preempt *p, uint64_t addr)
 	pre_new_anchor(p, addr, false);
 }
 
-/* The anchor that ran most since the task's last event, or -1. */
-static int live_anchor(struct rec_preempt *p)
+/* The anchor other than skip that ran most since the task's last event,
+ * or -1. */
+static int live_anchor_but(struct rec_preempt *p, int skip)
 {
 	uint64_t best = 0, n;
 	int idx = -1;
 
 	for (int i = 0; i < p->nanchors; i++) {
-		if (p->count[i].fd < 0 || bpcount_read(&p->count[i], &n) < 0)
+		if (i == skip || p->count[i].fd < 0 ||
+		    bpcount_read(&p->count[i], &n) < 0)
 			continue;
 		if (n > best) {
 			best = n;
@@ -309,6 +311,12 @@ static int live_anchor(struct rec_preempt *p)
 		}
 	}
 	return idx;
+}
+
+/* The anchor that ran most since the task's last event, or -1. */
+static int live_anchor(struct rec_preempt *p)
+{
+	return live_anchor_but(p, -1);
 }
 
 /* Bytes of records in t's syscall buffer (0 without one). */
@@ -733,7 +741,7 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 			if (p->has_sig)
 				pre_exit_fail(p);
 			else
-				pre_exit_leave(p);
+				pre_exit_step_out(p);
 			p->runto_idx = -2; /* its slot may hold another now */
 			/* t left that loop (not through its exit) for another
 			 * one that ends by itself: the next point at that
@@ -786,8 +794,9 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 			exit_slice(t, p);
 			return;
 		}
-		pre_exit_leave(p);
-		idx = live_anchor(p);
+		/* the exit that steps aside ran last before that loop: no
+		 * wait for it */
+		idx = live_anchor_but(p, pre_exit_step_out(p));
 	}
 	if (idx < 0 && pre_cold_active(p) && !in_syscall(regs) &&
 	    regs->rip != p->anchor[p->cold_idx] &&
@@ -884,7 +893,7 @@ bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
 		      const siginfo_t *si, struct user_regs_struct *regs)
 {
 	struct rec_preempt *p = get_pre(t);
-	int idx;
+	int idx, kept = -1;
 
 	(void)rec;
 	if (p->held && !p->has_sig) {
@@ -904,9 +913,9 @@ bool rec_preempt_hold(struct recorder *rec, struct rtask *t,
 		/* in the exit's loop: the signal waits for the exit */
 		if (pre_exit_inside(t, p, regs))
 			return run_to_anchor(t, p, p->exit_idx, si);
-		pre_exit_leave(p);
+		kept = pre_exit_step_out(p);
 	}
-	idx = live_anchor(p);
+	idx = live_anchor_but(p, kept);
 	if (idx < 0 && pre_cold_active(p) &&
 	    regs->rip != p->anchor[p->cold_idx])
 		idx = p->cold_idx; /* it runs less often than points */

@@ -204,8 +204,14 @@ bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
 /* The serving exit goes, never to serve again: a signal waited for it in
  * vain. */
 void pre_exit_fail(struct rec_preempt *p);
-/* The serving exit goes (the task left its loop, or it did not come). */
+/* The serving exit goes (it runs too often). */
 void pre_exit_leave(struct rec_preempt *p);
+/* The task left the serving exit's loop (or the exit did not come): the
+ * exit no longer serves, but when it counts since the last restart of the
+ * counters it stays an anchor, so that the task's next run of that loop
+ * gets a counted point at it (pre_exit_enter serves it again). Returns
+ * its index when it stays, else -1. */
+int pre_exit_step_out(struct rec_preempt *p);
 /* Counters for the statistics: exits made anchors, points taken at an
  * exit, signals that waited for one in vain. */
 extern unsigned long pre_exit_set, pre_exit_points, pre_exit_lost;
