@@ -8,6 +8,7 @@
 #include "core/log.h"
 #include "core/owntrap.h"
 #include "core/point.h"
+#include "replay/fastsearch.h"
 #include "replay/point_digest.h"
 #include "replay/ptask.h"
 
@@ -21,6 +22,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define EFLAGS_RF (1ull << 16)
 
@@ -39,9 +41,10 @@ void replay_preempt_print_stats(void)
 		return;
 	fprintf(stderr,
 		"mrr: replay preemption points: %lu (%lu counted, %lu "
-		"searched), %lu stops, longest search %lu stops\n",
-		stats.points, stats.counted, stats.searched, stats.stops,
-		stats.longest_search);
+		"searched, %lu of them patched), %lu stops, longest search "
+		"%lu stops\n",
+		stats.points, stats.counted, stats.searched, stats.fast,
+		stats.stops, stats.longest_search);
 }
 
 /* A synchronous fault, which the recording would have had as an event
@@ -345,22 +348,139 @@ static int is_point(struct replayer *rp, struct ptask *t,
 	return ret;
 }
 
+/* Plain stops of a search before it patches the code (fastsearch.h);
+ * MRR_FAST_SEARCH_AFTER=N sets another count (tests patch at once). */
+#define FAST_AFTER 256
+
+static unsigned long fast_after(void)
+{
+	static long v = -1;
+
+	if (v < 0) {
+		const char *e = getenv("MRR_FAST_SEARCH_AFTER");
+		char *end;
+
+		v = FAST_AFTER;
+		if (e && *e) {
+			long n = strtol(e, &end, 10);
+
+			if (!*end && n > 0)
+				v = n;
+		}
+	}
+	return (unsigned long)v;
+}
+
+/* CPU time a task runs in a patched search before mrr looks at the
+ * clock. */
+#define FAST_SLICE_NS 500000000ull
+
+struct searching {
+	unsigned long n, near, mem;
+	bool fast;
+	struct fastsearch fs;
+	int slice_fd;
+};
+
+/* Patches the code for t's search (which stands at ev->ip, no match)
+ * and moves t past this execution. */
+static void go_fast(struct ptask *t, const struct mrr_event *ev,
+		    const struct mrr_preempt_extra *x, struct searching *s)
+{
+	struct user_regs_struct regs;
+	const char *why;
+
+	if (tracee_get_regs(&t->t, &regs) < 0 || regs.rip != ev->ip)
+		return;
+	if (fastsearch_begin(&s->fs, &t->t, ev->ip, x->regs, ev->args[3],
+			     &why) < 0) {
+		mrr_debug("event %" PRIu64 " pid %d: no fast search at "
+			  "0x%" PRIx64 ": %s",
+			  ev->seq, t->t.tid, ev->ip, why);
+		return;
+	}
+	regs.rip = fastsearch_resume_at(&s->fs);
+	if (tracee_set_regs(&t->t, &regs) < 0 ||
+	    cpuslice_open(&s->slice_fd, t->t.tid) < 0 ||
+	    cpuslice_arm(s->slice_fd, FAST_SLICE_NS) < 0) {
+		regs.rip = ev->ip;
+		if (tracee_set_regs(&t->t, &regs) < 0)
+			mrr_debug("pid %d: rip not put back", t->t.tid);
+		fastsearch_end(&s->fs, &t->t);
+		return;
+	}
+	if (hwbp_clear(t->t.tid, REPLAY_PREEMPT_SLOT))
+		mrr_debug("pid %d: cannot clear the breakpoint", t->t.tid);
+	s->fast = true;
+	stats.fast++;
+}
+
+static void end_fast(struct ptask *t, struct searching *s)
+{
+	if (!s->fast)
+		return;
+	fastsearch_end(&s->fs, &t->t);
+	if (s->slice_fd >= 0)
+		close(s->slice_fd);
+	s->slice_fd = -1;
+	s->fast = false;
+}
+
+/* A stop of a patched search: 1 t stands at an execution of ev->ip whose
+ * registers match (rip moved there), 0 a stop to go on from (the CPU-time
+ * slice), -1 after reporting. */
+static int fast_stop(struct replayer *rp, struct ptask *t,
+		     const struct mrr_event *ev, struct searching *s,
+		     int status, const siginfo_t *si)
+{
+	struct user_regs_struct regs;
+
+	if (WSTOPSIG(status) == BPCOUNT_SIGNAL &&
+	    bpcount_is_overflow(si, s->slice_fd)) {
+		t->resume_sig = 0;
+		if (cpuslice_arm(s->slice_fd, FAST_SLICE_NS) == 0)
+			return 0;
+		diverge(rp, t, "cannot arm the search's CPU-time slice");
+		return -1;
+	}
+	if (WSTOPSIG(status) != SIGTRAP || tracee_get_regs(&t->t, &regs) < 0)
+		goto other;
+	if (!fastsearch_stop(&s->fs, &regs))
+		goto other;
+	if (tracee_set_regs(&t->t, &regs) < 0) {
+		diverge(rp, t, "cannot set the registers in the search");
+		return -1;
+	}
+	t->resume_sig = 0;
+	return 1;
+other:
+	mrr_err("event %" PRIu64 " pid %d: the search had patched the code "
+		"at 0x%" PRIx64 " (its trampoline at 0x%" PRIx64 ")",
+		ev->seq, ev->tid, ev->ip, s->fs.page);
+	report_other_stop(rp, t, status, s->near, s->mem);
+	return -1;
+}
+
 /* The first execution of ev->ip whose registers, stack and memory digest
  * match. */
-static int search(struct replayer *rp, struct ptask *t,
-		  const struct mrr_event *ev, const struct mrr_preempt_extra *x)
+static int search_points(struct replayer *rp, struct ptask *t,
+			 const struct mrr_event *ev,
+			 const struct mrr_preempt_extra *x, struct searching *s)
 {
 	struct timespec start, now;
-	unsigned long n = 0, near = 0, mem = 0, mem_seen = 0;
+	unsigned long mem_seen = 0;
 	char why[160], note[128], mnote[160];
 	siginfo_t si;
 	int status, err;
+	bool cand;
 
+	why[0] = '\0';
 	/* The point may be where the task stands: a signal that was pending
 	 * when the task resumed from its previous event stopped it again
 	 * before any instruction ran. */
 	if (t->stopped) {
-		err = is_point(rp, t, ev, x, why, sizeof(why), &near, &mem);
+		err = is_point(rp, t, ev, x, why, sizeof(why), &s->near,
+			       &s->mem);
 		if (err)
 			return err > 0 ? 0 : -1;
 	}
@@ -379,53 +499,137 @@ static int search(struct replayer *rp, struct ptask *t,
 		if (next_stop(rp, t, &status, &si) < 0)
 			return -1;
 		if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
-		    WSTOPSIG(status) != SIGTRAP) {
-			report_other_stop(rp, t, status, near, mem);
+		    (WSTOPSIG(status) != SIGTRAP && !s->fast)) {
+			report_other_stop(rp, t, status, s->near, s->mem);
 			return -1;
 		}
-		n++;
-		stats.stops++;
-		err = is_point(rp, t, ev, x, why, sizeof(why), &near, &mem);
-		if (err < 0)
-			return -1;
-		if (err)
-			break;
-		if (mrr_debug_enabled > 0)
-			mrr_debug("event %" PRIu64 " search stop %lu: %s",
-				  ev->seq, n, why);
-		if (n >= REPLAY_PREEMPT_MAX_SEARCH ||
-		    mem >= REPLAY_PREEMPT_MAX_DIGESTS) {
+		cand = true;
+		if (s->fast) {
+			err = fast_stop(rp, t, ev, s, status, &si);
+			if (err < 0)
+				return -1;
+			cand = err > 0;
+		}
+		if (cand) {
+			s->n++;
+			stats.stops++;
+			err = is_point(rp, t, ev, x, why, sizeof(why), &s->near,
+				       &s->mem);
+			if (err < 0)
+				return -1;
+			if (err)
+				break;
+			if (mrr_debug_enabled > 0)
+				mrr_debug("event %" PRIu64
+					  " search stop %lu: %s",
+					  ev->seq, s->n, why);
+		}
+		if (s->n >= REPLAY_PREEMPT_MAX_SEARCH ||
+		    s->mem >= REPLAY_PREEMPT_MAX_DIGESTS) {
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
 				" among the first %lu matches the recorded "
 				"preemption point (the last: %s)%s%s",
-				ev->ip, n, why,
-				near_note(near, note, sizeof(note)),
-				mem_note(mem, mnote, sizeof(mnote)));
+				ev->ip, s->n, why,
+				near_note(s->near, note, sizeof(note)),
+				mem_note(s->mem, mnote, sizeof(mnote)));
 			return -1;
 		}
 		/* a digest may take a while in a large process: the clock
 		 * after each one too */
-		if ((n % 256 == 0 || mem != mem_seen) &&
+		if ((s->n % 256 == 0 || s->mem != mem_seen || s->fast) &&
 		    clock_gettime(CLOCK_MONOTONIC, &now) == 0 &&
 		    now.tv_sec - start.tv_sec >= REPLAY_PREEMPT_MAX_SEARCH_S) {
 			diverge(rp, t,
 				"no execution of 0x%" PRIx64
 				" in %d s of searching (%lu stops) matches the "
 				"recorded preemption point (the last: %s)%s%s",
-				ev->ip, REPLAY_PREEMPT_MAX_SEARCH_S, n, why,
-				near_note(near, note, sizeof(note)),
-				mem_note(mem, mnote, sizeof(mnote)));
+				ev->ip, REPLAY_PREEMPT_MAX_SEARCH_S, s->n,
+				s->n ? why : "none had its registers",
+				near_note(s->near, note, sizeof(note)),
+				mem_note(s->mem, mnote, sizeof(mnote)));
 			return -1;
 		}
-		mem_seen = mem;
+		mem_seen = s->mem;
 		t->resume_sig = 0; /* the trap is mrr's */
+		if (s->fast && cand) {
+			/* not the point: on past this execution */
+			struct user_regs_struct regs;
+
+			if (tracee_get_regs(&t->t, &regs) < 0)
+				return -1;
+			regs.rip = fastsearch_resume_at(&s->fs);
+			if (tracee_set_regs(&t->t, &regs) < 0) {
+				diverge(rp, t, "cannot resume the search");
+				return -1;
+			}
+		} else if (!s->fast && s->n == fast_after()) {
+			go_fast(t, ev, x, s);
+		}
 	}
-	if (n > stats.longest_search)
-		stats.longest_search = n;
+	if (s->n > stats.longest_search)
+		stats.longest_search = s->n;
+	return 0;
+}
+
+/* After a patched search t stands at the point, but in the stop of the
+ * syscall that unmapped the trampoline, where a signal cannot be injected
+ * as at the signal-delivery-stop a plain search ends in: a breakpoint at
+ * the instruction, which fires before it runs, brings t to that stop. */
+static int stop_again(struct replayer *rp, struct ptask *t,
+		      const struct mrr_event *ev)
+{
+	struct user_regs_struct regs;
+	siginfo_t si;
+	int status, err;
+
+	if (tracee_get_regs(&t->t, &regs) < 0 || regs.rip != ev->ip) {
+		diverge(rp, t, "the task left the point after the search");
+		return -1;
+	}
+	if ((regs.eflags & EFLAGS_RF) &&
+	    (regs.eflags &= ~EFLAGS_RF, tracee_set_regs(&t->t, &regs) < 0)) {
+		diverge(rp, t, "cannot set the registers at the point");
+		return -1;
+	}
+	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
+	if (err) {
+		mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint "
+			"at 0x%" PRIx64 ": %s",
+			ev->seq, ev->tid, ev->ip, strerror(-err));
+		rp->status = MRR_EXIT_OSERR;
+		return -1;
+	}
+	t->resume_sig = 0;
+	err = next_stop(rp, t, &status, &si);
 	if (hwbp_clear(t->t.tid, REPLAY_PREEMPT_SLOT))
 		mrr_debug("pid %d: cannot clear the breakpoint", t->t.tid);
+	if (err)
+		return -1;
+	if (!WIFSTOPPED(status) || (status >> 16) != 0 ||
+	    WSTOPSIG(status) != SIGTRAP || tracee_get_regs(&t->t, &regs) < 0 ||
+	    regs.rip != ev->ip) {
+		report_other_stop(rp, t, status, 0, 0);
+		return -1;
+	}
+	t->resume_sig = 0;
 	return 0;
+}
+
+static int search(struct replayer *rp, struct ptask *t,
+		  const struct mrr_event *ev, const struct mrr_preempt_extra *x)
+{
+	struct searching s = {.slice_fd = -1};
+	int ret = search_points(rp, t, ev, x, &s);
+	bool patched = s.fast;
+
+	/* the code is put back at the point too (rip stays on ip there) */
+	end_fast(t, &s);
+	if (hwbp_clear(t->t.tid, REPLAY_PREEMPT_SLOT))
+		mrr_debug("pid %d: cannot clear the breakpoint", t->t.tid);
+	if (ret == 0 && patched)
+		ret = stop_again(rp, t, ev);
+	return ret;
 }
 
 /* Sets the registers that mask leaves out (the caller-saved ones after

@@ -35,12 +35,15 @@ struct ptask;
  * costs one stop (a perf breakpoint counter signals the N-th execution);
  * N = 0 costs one stop per execution of the point's instruction until the
  * registers, the stack hashes and the memory digest match (a digest is
- * taken only where the rest matches). */
+ * taken only where the rest matches); after 256 such stops the search
+ * patches the code (fastsearch.h), and then only the executions whose
+ * registers match stop. */
 void replay_preempt(struct replayer *rp, struct ptask *t);
 
 /* Totals over the replay, for bench/ (MRR_PREEMPT_STATS=1 prints them). */
 struct replay_preempt_stats {
 	unsigned long points, counted, searched, stops, longest_search;
+	unsigned long fast; /* searches that patched the code (fastsearch.h) */
 };
 void replay_preempt_stats(struct replay_preempt_stats *out);
 /* Prints them on stderr when MRR_PREEMPT_STATS=1 and a point was seen. */

@@ -1,0 +1,82 @@
+/* A searched preemption point found at the program's own speed.
+ *
+ * A point searched by its registers (count 0, FORMAT.md 7.9) costs one
+ * ptrace stop per execution of its instruction; in a hot loop that is
+ * tens of millions of stops. Here the replay patches a jump at the point's
+ * instruction to a trampoline in a page of its own near the code. The
+ * trampoline compares the task's registers with the recorded ones and
+ * traps only when all that the point compares match; otherwise it runs a
+ * copy of the instructions the jump covers and jumps back. The registers at
+ * the trap are those at the point's instruction (only rip differs), so
+ * the usual checks (stacks, memory digest) decide there.
+ *
+ * The trampoline keeps the program's flags and red zone: it steps rsp
+ * 128 bytes down before it pushes the flags, so it writes 8 bytes below
+ * the red zone, which no point hashes. The patch lives only while one
+ * search runs (no other task of the process runs then), and the code and
+ * the page are put back before the replay goes on. Instructions the copy
+ * cannot run elsewhere (syscalls, loop/jrcxz, indirect calls, and a direct
+ * call or a return before the patch's 5 bytes are covered) leave the
+ * search as it was (a direct call is copied as a push of its own return
+ * address and a jump). Not detectable: a jump from elsewhere to an
+ * instruction inside the 5 bytes after the point's first one would run
+ * the patch's displacement as code; the replay then faults or diverges
+ * (reported), and only while the search runs. */
+#ifndef MRR_REPLAY_FASTSEARCH_H
+#define MRR_REPLAY_FASTSEARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/user.h>
+
+struct tracee;
+
+/* The most instruction bytes the jump may displace. */
+#define FASTSEARCH_MAX_WINDOW 24
+
+struct fastsearch_code {
+	uint8_t bytes[1024];
+	size_t len;
+	unsigned window; /* bytes at ip the jump replaces (>= 5) */
+	uint8_t patch[FASTSEARCH_MAX_WINDOW]; /* what goes there */
+	unsigned hit;	 /* offset just after the trampoline's int3 */
+	unsigned resume; /* offset of the copied instructions */
+};
+
+/* Builds the trampoline for a point at ip whose registers are regs (the
+ * words of struct user_regs_struct) compared as mask says (bit i: word i;
+ * only the general registers and rsp are tested in the trampoline), to run
+ * at address tramp. code holds n bytes read at ip. Returns 0, or -1 with
+ * *why set when the instructions at ip cannot be copied or tramp lies too
+ * far from ip or from what they address. */
+int fastsearch_build(const uint8_t *code, size_t n, uint64_t ip, uint64_t tramp,
+		     const uint64_t *regs, uint64_t mask,
+		     struct fastsearch_code *out, const char **why);
+
+struct fastsearch {
+	uint64_t ip;
+	uint64_t page; /* the trampoline's page in the task */
+	uint8_t orig[FASTSEARCH_MAX_WINDOW];
+	struct fastsearch_code code;
+};
+
+/* Patches t (stopped) for a search of the point at ip. Returns 0, or
+ * -1 with *why set and nothing changed in t. */
+int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
+		     const uint64_t *regs, uint64_t mask, const char **why);
+
+/* Where t stopped with a SIGTRAP at regs->rip: 1 at the trampoline's trap
+ * (regs->rip is set to the point's ip: the task stands as at an execution
+ * of it whose registers match), 0 elsewhere. Only regs is changed; the
+ * caller writes it to the task. */
+int fastsearch_stop(const struct fastsearch *f, struct user_regs_struct *regs);
+
+/* The address to resume at after an execution that was not the point
+ * (the copy of the instructions at ip). */
+uint64_t fastsearch_resume_at(const struct fastsearch *f);
+
+/* Puts the code back and unmaps the page (t stopped, or gone). */
+void fastsearch_end(struct fastsearch *f, struct tracee *t);
+
+#endif

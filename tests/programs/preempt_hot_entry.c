@@ -1,0 +1,55 @@
+/* preempt_hot_entry: a timer signal ends a loop that calls a tiny function
+ * tens of millions of times a second and tests, between calls, only the
+ * flag that the signal's handler sets. The loop cannot end before the
+ * signal, so mrr delivers it where the task stands, a point searched by
+ * its registers at replay; the loop's counter tells the calls apart. One
+ * ptrace stop per execution of the point's instruction made stress-ng's
+ * cache stressor give up after 1,000,000 of them (its signal came after
+ * about 50 million calls); the replay now patches the code so that only
+ * the executions whose registers match stop (fastsearch.h). The replay
+ * must print the recorded number of calls and the same hash. */
+/* mrr-test: timeout=120 */
+#include "mrr_test.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/time.h>
+
+static volatile sig_atomic_t stop;
+static volatile uint64_t turns_seen;
+static uint64_t turns;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	turns_seen = turns;
+	stop = 1;
+}
+
+/* A step of a hash, in a function of its own whose entry is hot. */
+__attribute__((noinline)) static uint64_t step(uint64_t x, uint64_t i)
+{
+	__asm__ volatile("" : "+r"(x));
+	return (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ull + i;
+}
+
+int main(void)
+{
+	struct itimerval it = {.it_value = {.tv_usec = 200000}};
+	uint64_t x = 1;
+
+	mt_init();
+	MT_SYS(signal(SIGALRM, on_alarm));
+	MT_SYS(setitimer(ITIMER_REAL, &it, NULL));
+	while (!stop) {
+		x = step(x, turns);
+		turns++;
+	}
+	/* the handler ran between two calls: at most one more since */
+	MT_CHECK(turns - turns_seen <= 1, "%llu calls, %llu in the handler",
+		 (unsigned long long)turns, (unsigned long long)turns_seen);
+	printf("calls %llu, hash %llx\n", (unsigned long long)turns,
+	       (unsigned long long)x);
+	mt_pass();
+	return 0;
+}
