@@ -309,19 +309,33 @@ int fastsearch_build(const uint8_t *code, size_t n, uint64_t ip, uint64_t tramp,
 		size_t left = n;
 		uint64_t addr = ip;
 
+		uint64_t pad_end = 0;
+
 		while (out->window < 5) {
-			if (ends) {
-				*why = "the point's instruction is a jump "
-				       "shorter than the patch";
-				goto out;
-			}
 			if (!cs_disasm_iter(h, &p, &left, &addr, in)) {
 				*why = "the point's code does not decode";
 				goto out;
 			}
+			if (ends) {
+				/* after a return or a jump only the padding
+				 * up to the next 16-byte boundary, where a
+				 * function may start: never copied */
+				if ((in->id != X86_INS_NOP &&
+				     in->id != X86_INS_INT3) ||
+				    in->address + in->size > pad_end) {
+					*why = "a return or jump ends the "
+					       "point's code before the "
+					       "patch's 5 bytes";
+					goto out;
+				}
+				out->window += in->size;
+				continue;
+			}
 			if (!copy_insn(in, &e, tramp + e.len, &ends, why))
 				goto out;
 			out->window += in->size;
+			if (ends)
+				pad_end = (addr + 15) & ~15ull;
 			if (out->window > FASTSEARCH_MAX_WINDOW) {
 				*why = "the point's instructions are too long";
 				goto out;

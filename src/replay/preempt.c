@@ -349,7 +349,9 @@ static int is_point(struct replayer *rp, struct ptask *t,
 }
 
 /* Plain stops of a search before it patches the code (fastsearch.h);
- * MRR_FAST_SEARCH_AFTER=N sets another count (tests patch at once). */
+ * MRR_FAST_SEARCH_AFTER=N sets another count (tests patch after 1). It
+ * patches at a breakpoint's stop, a signal-delivery-stop, where mrr may
+ * inject the syscalls that map and unmap the trampoline's page. */
 #define FAST_AFTER 256
 
 static unsigned long fast_after(void)
@@ -382,8 +384,8 @@ struct searching {
 	int slice_fd;
 };
 
-/* Patches the code for t's search (which stands at ev->ip, no match)
- * and moves t past this execution. */
+/* Patches the code for t's search (t stands at ev->ip, in the stop of
+ * the breakpoint there, not the point) and moves t past this execution. */
 static void go_fast(struct ptask *t, const struct mrr_event *ev,
 		    const struct mrr_preempt_extra *x, struct searching *s)
 {

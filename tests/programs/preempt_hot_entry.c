@@ -1,13 +1,11 @@
 /* preempt_hot_entry: a timer signal ends a loop that calls a tiny function
- * tens of millions of times a second and tests, between calls, only the
- * flag that the signal's handler sets. The loop cannot end before the
- * signal, so mrr delivers it where the task stands, a point searched by
- * its registers at replay; the loop's counter tells the calls apart. One
- * ptrace stop per execution of the point's instruction made stress-ng's
- * cache stressor give up after 1,000,000 of them (its signal came after
- * about 50 million calls); the replay now patches the code so that only
- * the executions whose registers match stop (fastsearch.h). The replay
- * must print the recorded number of calls and the same hash. */
+ * and tests, between calls, only the flag that the signal's handler sets.
+ * The first timeslice after the setitimer is a point searched by its
+ * registers among thousands of calls (the loop's counter tells them
+ * apart), which the replay finds by patching the code when the point's
+ * instructions allow it (fastsearch.h; the return of the tiny function
+ * does not when the next function follows it at once). The replay must
+ * print the recorded number of calls and the same hash. */
 /* mrr-test: timeout=120 */
 #include "mrr_test.h"
 

@@ -163,15 +163,37 @@ TEST_F(FastSearch, CallPushesTheOriginalReturnAddress)
 	EXPECT_EQ(g_trap.hits, 1);
 }
 
+TEST_F(FastSearch, ReturnFollowedByPaddingIsCovered)
+{
+	// mov rax, rdi; [point] add rax, rax; ret; then the int3 padding
+	// before the next 16-byte boundary: the patch covers the padding,
+	// and the copy returns by itself
+	const uint8_t code[] = {0x48, 0x89, 0xf8, 0x48, 0x01, 0xc0, 0xc3};
+	const uint64_t want = 21;
+
+	ASSERT_TRUE(Patch(code, sizeof(code), 3, &want)) << why_;
+	EXPECT_EQ(fc_.window, 5u);
+	EXPECT_EQ(Call(4), 8u);
+	EXPECT_EQ(Call(21), 42u);
+	EXPECT_EQ(g_trap.hits, 1);
+}
+
 TEST_F(FastSearch, RefusesWhatCannotRunElsewhere)
 {
 	const uint8_t syscall_insn[] = {0x0f, 0x05, 0xc3, 0x90, 0x90, 0x90};
-	const uint8_t short_ret[] = {0x48, 0x01, 0xf0, 0xc3, 0x90, 0x90};
+	// a return, then code that may be jumped to
+	const uint8_t ret_then_code[] = {0x48, 0x01, 0xf0, 0xc3,
+					 0x48, 0x89, 0xc0};
+	// a return that ends at a 16-byte boundary, where a function may
+	// start with a nop
+	uint8_t ret_at_boundary[20];
 
+	memset(ret_at_boundary, 0x90, sizeof(ret_at_boundary));
+	memcpy(ret_at_boundary + 12, "\x48\x01\xf0\xc3", 4);
 	EXPECT_FALSE(Patch(syscall_insn, sizeof(syscall_insn), 0, nullptr));
-	// a return before the patch's 5 bytes: the bytes after it may be
-	// another function's
-	EXPECT_FALSE(Patch(short_ret, sizeof(short_ret), 0, nullptr));
+	EXPECT_FALSE(Patch(ret_then_code, sizeof(ret_then_code), 0, nullptr));
+	EXPECT_FALSE(
+		Patch(ret_at_boundary, sizeof(ret_at_boundary), 12, nullptr));
 }
 
 TEST_F(FastSearch, StopMapsTheTrapBackToThePoint)
