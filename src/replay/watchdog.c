@@ -165,12 +165,41 @@ static void report(struct replayer *rp, pid_t tid, long long waited_ns)
 			"block at this point\n");
 }
 
+/* A task that runs user code for long without reaching its next event is
+ * not stuck by the measure above (the recording may have computed as
+ * long), but a replay that diverged into a loop looks the same: the
+ * watchdog says so once, and lets it run. */
+static void note_spin(struct replayer *rp, pid_t tid, long long waited_ns)
+{
+	char ev[192], who[64];
+	struct ptask *t;
+
+	snprintf(who, sizeof(who), "a task it does not know");
+	for (t = rp->tasks; t; t = t->next)
+		if (t->t.tid == tid)
+			task_name(rp, t->rec_tid, who, sizeof(who));
+	describe_event(rp, &rp->ev, ev, sizeof(ev));
+	fprintf(stderr,
+		"mrr: note: at event %" PRIu64 ", mrr has waited %lld s for %s "
+		"(live %s %d), which keeps running its own code without "
+		"reaching the event (%s); unless the recording computed this "
+		"long here, the replay has gone astray: end it with Ctrl-C\n",
+		rp->ev.seq, waited_ns / 1000000000ll, who,
+		who[0] == 't' ? "tid" : "pid", tid, ev);
+}
+
+/* A wait this many stall timeouts long gets note_spin's note. */
+#define SPIN_NOTE_TIMES 6
+
 static void *watch(void *arg)
 {
 	struct watchdog_arg *a = arg;
 	unsigned long gen = 0;
 	unsigned long long cpu = 0;
 	long long progress_ns = 0;
+	unsigned long long cpu0 = 0; /* at the wait's start */
+	long ticks = sysconf(_SC_CLK_TCK);
+	bool noted = false;
 	char state = 0;
 	pid_t tid;
 
@@ -201,6 +230,17 @@ static void *watch(void *arg)
 			progress_ns = tracee_waiting.start_ns;
 			cpu = s.cpu;
 			state = s.state;
+			cpu0 = s.cpu;
+			noted = false;
+		}
+		/* it computed for at least half of the wait */
+		if (!noted && ticks > 0 &&
+		    now - tracee_waiting.start_ns >=
+			    SPIN_NOTE_TIMES * a->timeout_s * 1000000000ll &&
+		    (long long)(s.cpu - cpu0) * (1000000000ll / ticks) * 2 >=
+			    now - tracee_waiting.start_ns) {
+			note_spin(a->rp, tid, now - tracee_waiting.start_ns);
+			noted = true;
 		}
 		/* a task that runs, uses CPU time or changes state (out of a
 		 * long uninterruptible wait on a machine busy with I/O, into
