@@ -15,7 +15,7 @@
 
 static volatile sig_atomic_t stop;
 static volatile uint64_t turns_seen;
-static uint64_t turns;
+static volatile uint64_t turns; /* in memory at every turn, for the check */
 
 static void on_alarm(int sig)
 {
