@@ -233,11 +233,13 @@ static void *watch(void *arg)
 			cpu0 = s.cpu;
 			noted = false;
 		}
-		/* it computed for at least half of the wait */
+		/* it computed for a tenth of the wait at least (on a busy
+		 * machine it gets a share of a processor; a blocked task
+		 * none, and the stall report comes first) */
 		if (!noted && ticks > 0 &&
 		    now - tracee_waiting.start_ns >=
 			    SPIN_NOTE_TIMES * a->timeout_s * 1000000000ll &&
-		    (long long)(s.cpu - cpu0) * (1000000000ll / ticks) * 2 >=
+		    (long long)(s.cpu - cpu0) * (1000000000ll / ticks) * 10 >=
 			    now - tracee_waiting.start_ns) {
 			note_spin(a->rp, tid, now - tracee_waiting.start_ns);
 			noted = true;
