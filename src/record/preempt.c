@@ -96,6 +96,7 @@ static void drop_anchors(struct rec_preempt *p)
 		bpcount_close(&p->count[i]);
 	memset(p->ret, 0, sizeof(p->ret));
 	memset(p->exit_anchor, 0, sizeof(p->exit_anchor));
+	memset(p->exit_aside, 0, sizeof(p->exit_aside));
 	p->nanchors = 0;
 	p->next_victim = 0;
 	p->last_idx = -1;
@@ -741,7 +742,7 @@ static void slice_stop(struct recorder *rec, struct rtask *t,
 			if (p->has_sig)
 				pre_exit_fail(p);
 			else
-				pre_exit_step_out(p);
+				pre_exit_leave(p);
 			p->runto_idx = -2; /* its slot may hold another now */
 			/* t left that loop (not through its exit) for another
 			 * one that ends by itself: the next point at that

@@ -9,14 +9,26 @@
 
 #include <string.h>
 
-/* A slot for a new anchor at addr (the oldest, never the cold anchor):
- * returns its index. */
+/* A slot for a new anchor at addr (a loop exit that stepped aside, else
+ * the oldest, never the cold anchor or the serving exit): returns its
+ * index. */
 int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret)
 {
 	int i;
 
+	for (i = 0; i < p->nanchors && !p->exit_aside[i]; i++)
+		;
 	if (p->nanchors < NANCHORS) {
 		i = p->nanchors++;
+	} else if (i < p->nanchors) {
+		/* it only waits for the task's return to its loop: the
+		 * anchors of the code that runs now come first (one that
+		 * took the last slot made a return-address candidate push
+		 * out the live anchor of stress-ng bsearch's hot loop, and
+		 * its next point was searched among a slice's turns) */
+		bpcount_close(&p->count[i]);
+		if (p->last_idx == i)
+			p->last_idx = -1;
 	} else {
 		i = p->next_victim;
 		while (i == p->cold_idx || i == p->exit_idx)
@@ -29,6 +41,7 @@ int pre_new_anchor(struct rec_preempt *p, uint64_t addr, bool ret)
 	p->anchor[i] = addr;
 	p->ret[i] = ret;
 	p->exit_anchor[i] = false;
+	p->exit_aside[i] = false;
 	p->acc_n[i] = p->acc_ns[i] = 0;
 	p->stretch_n[i] = 0;
 	p->on_stack[i] = false;
@@ -56,6 +69,7 @@ void pre_remove_anchor(struct rec_preempt *p, int i)
 		p->count[i] = p->count[last];
 		p->ret[i] = p->ret[last];
 		p->exit_anchor[i] = p->exit_anchor[last];
+		p->exit_aside[i] = p->exit_aside[last];
 		p->acc_n[i] = p->acc_n[last];
 		p->acc_ns[i] = p->acc_ns[last];
 		p->stretch_n[i] = p->stretch_n[last];
@@ -71,6 +85,7 @@ void pre_remove_anchor(struct rec_preempt *p, int i)
 	p->count[last].fd = -1;
 	p->ret[last] = false;
 	p->exit_anchor[last] = false;
+	p->exit_aside[last] = false;
 	p->nanchors = last;
 	p->next_victim = 0;
 }

@@ -17,6 +17,15 @@ static bool is_hot(const struct rec_preempt *p, uint64_t addr)
 	return false;
 }
 
+/* The anchor at addr, or -1. */
+static int find_anchor(const struct rec_preempt *p, uint64_t addr)
+{
+	for (int i = 0; i < p->nanchors; i++)
+		if (p->anchor[i] == addr)
+			return i;
+	return -1;
+}
+
 static void mark_hot(struct rec_preempt *p, uint64_t addr)
 {
 	if (is_hot(p, addr))
@@ -62,6 +71,7 @@ int pre_exit_step_out(struct rec_preempt *p)
 	 * plain anchor, until the task comes back to its loop */
 	p->exit_idx = -1;
 	p->exit_kept = false;
+	p->exit_aside[i] = true;
 	mrr_debug("loop exit 0x%llx steps aside, still counting",
 		  (unsigned long long)p->anchor[i]);
 	return i;
@@ -187,8 +197,13 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 			pre_remove_anchor(p, i);
 		}
 	}
-	p->exit_idx = pre_new_anchor(p, ex.addr, false);
+	/* an exit that stepped aside may be an anchor already: one counter
+	 * (the counters restart at this point) */
+	p->exit_idx = find_anchor(p, ex.addr);
+	if (p->exit_idx < 0)
+		p->exit_idx = pre_new_anchor(p, ex.addr, false);
 	p->exit_anchor[p->exit_idx] = true;
+	p->exit_aside[p->exit_idx] = false;
 	p->exit_lo = ex.lo;
 	pre_exit_set++;
 	mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) counts instead "
@@ -208,9 +223,7 @@ bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
 	for (i = p->nanchors - 1; i >= 0; i--)
 		if (p->ret[i])
 			pre_remove_anchor(p, i);
-	for (i = p->nanchors - 1; i >= 0; i--)
-		if (p->anchor[i] == ex.addr)
-			break;
+	i = find_anchor(p, ex.addr);
 	if (i >= 0 && p->count[i].fd >= 0) {
 		/* an exit that stepped aside (or a plain anchor there): it
 		 * counts since the last restart of the counters, so a point
@@ -219,6 +232,7 @@ bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
 		 * exit was searched, with a memory digest of 270 MB) */
 		p->exit_idx = i;
 		p->exit_anchor[i] = true;
+		p->exit_aside[i] = false;
 		p->exit_lo = ex.lo;
 		p->exit_fresh = false;
 		pre_exit_set++;

@@ -148,6 +148,9 @@ struct rec_preempt {
 	/* anchor i is a loop exit; exit_idx the one that serves (or -1),
 	 * exit_lo the first instruction of its loop */
 	bool exit_anchor[NANCHORS];
+	/* anchor i is a loop exit that stepped aside (pre_exit_step_out):
+	 * the first to give its slot to a new anchor */
+	bool exit_aside[NANCHORS];
 	int exit_idx;
 	bool exit_fresh; /* it counts since the middle of a stretch */
 	bool exit_kept;	 /* it is hot, but no outer loop's exit serves */
