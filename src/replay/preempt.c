@@ -348,6 +348,21 @@ static int is_point(struct replayer *rp, struct ptask *t,
 	return ret;
 }
 
+/* Puts the search's breakpoint on ev->ip. 0, or -1 after reporting. */
+static int arm_search(struct replayer *rp, struct ptask *t,
+		      const struct mrr_event *ev)
+{
+	int err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
+
+	if (!err)
+		return 0;
+	mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint at "
+		"0x%" PRIx64 ": %s",
+		ev->seq, ev->tid, ev->ip, strerror(-err));
+	rp->status = MRR_EXIT_OSERR;
+	return -1;
+}
+
 /* Plain stops of a search before it patches the code (fastsearch.h);
  * MRR_FAST_SEARCH_AFTER=N sets another count (tests patch after 1). It
  * patches at a breakpoint's stop, a signal-delivery-stop, where mrr may
@@ -489,14 +504,8 @@ static int search_points(struct replayer *rp, struct ptask *t,
 	if (settle(rp, t) < 0)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
-	if (err) {
-		mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint "
-			"at 0x%" PRIx64 ": %s",
-			ev->seq, ev->tid, ev->ip, strerror(-err));
-		rp->status = MRR_EXIT_OSERR;
+	if (arm_search(rp, t, ev) < 0)
 		return -1;
-	}
 	for (;;) {
 		if (next_stop(rp, t, &status, &si) < 0)
 			return -1;
@@ -594,14 +603,8 @@ static int stop_again(struct replayer *rp, struct ptask *t,
 		diverge(rp, t, "cannot set the registers at the point");
 		return -1;
 	}
-	err = hwbp_set(t->t.tid, REPLAY_PREEMPT_SLOT, ev->ip, HWBP_EXEC, 1);
-	if (err) {
-		mrr_err("event %" PRIu64 " pid %d: cannot set a breakpoint "
-			"at 0x%" PRIx64 ": %s",
-			ev->seq, ev->tid, ev->ip, strerror(-err));
-		rp->status = MRR_EXIT_OSERR;
+	if (arm_search(rp, t, ev) < 0)
 		return -1;
-	}
 	t->resume_sig = 0;
 	err = next_stop(rp, t, &status, &si);
 	if (hwbp_clear(t->t.tid, REPLAY_PREEMPT_SLOT))
