@@ -250,6 +250,14 @@ static bool shared_anon(const struct proc_vma *v)
 			     strncmp(v->name, "[anon_shmem:", 12) == 0);
 }
 
+static uint64_t own_start, own_end;
+
+void mem_digest_set_own_range(uint64_t start, uint64_t end)
+{
+	own_start = start;
+	own_end = end;
+}
+
 /* Whether the mapping holds memory the program may have written that the
  * replay has the same. */
 static bool hashed_vma(const struct proc_vma *v, unsigned flags)
@@ -355,6 +363,7 @@ static int digest(const struct mem_digest_task *tasks, int ntasks,
 				c->lib_hi = v[i].end;
 		}
 	/* first: the table of skips has room for them */
+	add_skip(c, own_start, own_end);
 	for (int i = 0; alt && i < alt->n; i++)
 		add_skip(c, alt->start[i], alt->end[i]);
 	for (int i = 0; i < ntasks; i++) {

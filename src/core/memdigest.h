@@ -111,6 +111,11 @@ void mem_digest_set_file_namer(const char *(*namer)(void *ctx,
 						    const char *path),
 			       void *ctx);
 
+/* Leaves [start, end) out of the digests from now on (0, 0: nothing):
+ * mrr's own pages in the process while the replay uses them (a patched
+ * search's trampoline, replay/fastsearch.h). */
+void mem_digest_set_own_range(uint64_t start, uint64_t end);
+
 /* Whether tasks a and b share one address space (kcmp KCMP_VM): the
  * threads of a process, and a CLONE_VM child and its parent, whose stacks
  * lie in the memory hashed (so each must be listed in tasks). False when

@@ -3,10 +3,12 @@
 #include "replay/fastsearch.h"
 
 #include "core/log.h"
+#include "core/memdigest.h"
 #include "core/proc.h"
 #include "core/tracee.h"
 
 #include <capstone/capstone.h>
+#include <cpuid.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,10 +20,14 @@
 
 /* The recorded values the trampoline compares, then its code. */
 #define SLOTS_LEN 128
-/* Bytes the trampoline steps below rsp before it pushes the flags: the
- * red zone, which the program may use at any instruction. */
-#define RED_ZONE 128
-#define PAGE	 4096ull
+/* The trampoline's data page (right after its code page): where it keeps
+ * rax and the flags while it compares. Left out of the memory digests. */
+#define SAVE_RAX   0
+#define SAVE_FLAGS 8
+#define PAGE	   4096ull
+/* The end of the user address space (47-bit): the gap under the stack,
+ * above the libraries, is often the only one near them. */
+#define USER_TOP 0x7ffffffff000ull
 
 /* user_regs_struct word -> x86 register number, for the words the
  * trampoline compares (the general registers and rsp); -1 others. */
@@ -31,7 +37,6 @@ static const int8_t reg_num[27] = {
 	4,		/* rsp */
 	-1, -1, -1, -1, -1, -1, -1,
 };
-#define RSP_WORD 19
 
 struct emit {
 	uint8_t *b;
@@ -227,76 +232,102 @@ far:
 	return false;
 }
 
-/* popfq; lea rsp, [rsp + RED_ZONE] */
-static void leave_frame(struct emit *e)
+/* An instruction with a rip-relative operand to target: prefix bytes,
+ * then disp32 (the instruction ends with it). */
+static void put_riprel(struct emit *e, const uint8_t *op, size_t n, uint64_t at,
+		       uint64_t target, bool *far)
 {
-	static const uint8_t b[] = {0x9d,     0x48, 0x8d, 0xa4, 0x24,
-				    RED_ZONE, 0x00, 0x00, 0x00};
+	int32_t r = 0;
 
-	put(e, b, sizeof(b));
+	put(e, op, n);
+	if (!rel32(at + n + 4, target, &r))
+		*far = true;
+	put32(e, r);
+}
+
+/* The flags and rax back from the data page: mov ax, [flags]; add al,
+ * 0x7f (OF from the saved seto); sahf (SF ZF AF PF CF); mov rax, [rax
+ * slot]. 17 bytes, no memory written. */
+#define RESTORE_LEN 17
+static void restore(struct emit *e, uint64_t tramp, bool *far)
+{
+	static const uint8_t mov_ax[] = {0x66, 0x8b, 0x05};
+	static const uint8_t add_sahf[] = {0x04, 0x7f, 0x9e};
+	static const uint8_t mov_rax[] = {0x48, 0x8b, 0x05};
+
+	put_riprel(e, mov_ax, sizeof(mov_ax), tramp + e->len,
+		   tramp + PAGE + SAVE_FLAGS, far);
+	put(e, add_sahf, sizeof(add_sahf));
+	put_riprel(e, mov_rax, sizeof(mov_rax), tramp + e->len,
+		   tramp + PAGE + SAVE_RAX, far);
 }
 
 int fastsearch_build(const uint8_t *code, size_t n, uint64_t ip, uint64_t tramp,
 		     const uint64_t *regs, uint64_t mask,
 		     struct fastsearch_code *out, const char **why)
 {
-	static const uint8_t enter[] = {
-		0x48, 0x8d, 0x64, 0x24, (uint8_t)-RED_ZONE, 0x9c};
+	static const uint8_t save_rax[] = {0x48, 0x89, 0x05};
+	static const uint8_t lahf_seto[] = {0x9f, 0x0f, 0x90, 0xc0};
+	static const uint8_t save_ax[] = {0x66, 0x89, 0x05};
+	static const uint8_t load_rax[] = {0x48, 0x8b, 0x05};
 	struct emit e = {out->bytes, 0, sizeof(out->bytes), false};
 	size_t miss_fix[27];
 	int nmiss = 0, nslots = 0;
 	uint64_t slot_val[27];
 	int slot_word[27];
-	bool ends = false;
+	bool ends = false, far = false;
 	cs_insn *in = NULL;
 	csh h;
 	int ret = -1;
 	int32_t r;
 
 	memset(out, 0, sizeof(*out));
-	*why = "no trampoline";
+	*why = "no page for the trampoline within reach of the point's code";
 	for (int w = 0; w < 27; w++)
 		if ((mask >> w & 1) && reg_num[w] >= 0) {
 			slot_word[nslots] = w;
-			/* rsp is compared after the red zone step and the
-			 * pushed flags */
-			slot_val[nslots++] = w == RSP_WORD
-						     ? regs[w] - RED_ZONE - 8
-						     : regs[w];
+			slot_val[nslots++] = regs[w];
 		}
 	/* the recorded values */
 	for (int i = 0; i < nslots; i++)
 		put(&e, &slot_val[i], 8);
 	e.len = SLOTS_LEN;
+	/* the flags (lahf; seto al) and rax into the data page: nothing is
+	 * written in the program's memory, not even below its stack */
+	put_riprel(&e, save_rax, sizeof(save_rax), tramp + e.len,
+		   tramp + PAGE + SAVE_RAX, &far);
+	put(&e, lahf_seto, sizeof(lahf_seto));
+	put_riprel(&e, save_ax, sizeof(save_ax), tramp + e.len,
+		   tramp + PAGE + SAVE_FLAGS, &far);
+	put_riprel(&e, load_rax, sizeof(load_rax), tramp + e.len,
+		   tramp + PAGE + SAVE_RAX, &far);
 	/* compare each: cmp reg, [rip + slot]; jne miss */
-	put(&e, enter, sizeof(enter));
 	for (int i = 0; i < nslots; i++) {
 		int rn = reg_num[slot_word[i]];
-		uint64_t end = tramp + e.len + 7;
+		const uint8_t cmp[] = {(uint8_t)(0x48 | (rn >= 8 ? 0x04 : 0)),
+				       0x3b, (uint8_t)(((rn & 7) << 3) | 5)};
 
-		put1(&e, (uint8_t)(0x48 | (rn >= 8 ? 0x04 : 0)));
-		put1(&e, 0x3b);
-		put1(&e, (uint8_t)(((rn & 7) << 3) | 5));
-		if (!rel32(end, tramp + (uint64_t)i * 8, &r))
-			return -1;
-		put32(&e, r);
+		put_riprel(&e, cmp, sizeof(cmp), tramp + e.len,
+			   tramp + (uint64_t)i * 8, &far);
 		put1(&e, 0x0f);
 		put1(&e, 0x85);
 		miss_fix[nmiss++] = e.len;
 		put32(&e, 0);
 	}
-	leave_frame(&e);
+	restore(&e, tramp, &far);
 	put1(&e, 0xcc);
 	out->hit = (unsigned)e.len;
-	put1(&e, 0xe9); /* on to the copy, when resumed right here */
-	put32(&e, 9);	/* over the miss path's leave_frame */
+	put1(&e, 0xe9);		/* on to the copy, when resumed right here */
+	put32(&e, RESTORE_LEN); /* over the miss path's restore */
 	for (int i = 0; i < nmiss; i++) {
 		int32_t d = (int32_t)(e.len - (miss_fix[i] + 4));
 
 		memcpy(out->bytes + miss_fix[i], &d, 4);
 	}
-	leave_frame(&e);
+	restore(&e, tramp, &far);
 	out->resume = (unsigned)e.len;
+	if (far)
+		return -1;
 
 	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
 		return -1;
@@ -387,17 +418,17 @@ static uint64_t free_page_near(const struct proc_vma *v, long nv, uint64_t ip)
 
 	if (lo < (256ull << 20))
 		lo = 256ull << 20;
-	if (hi > 0x7fff00000000ull)
-		hi = 0x7fff00000000ull;
+	if (hi > USER_TOP)
+		hi = USER_TOP;
 	for (long i = 0; i <= nv; i++) {
 		uint64_t g0 = i ? v[i - 1].end : 0;
 		uint64_t g1 = i < nv ? v[i].start : hi;
 		uint64_t a, b, c, d;
 
-		if (g1 <= g0 || g1 - g0 < 2 * margin + PAGE)
+		if (g1 <= g0 || g1 - g0 < 2 * margin + 2 * PAGE)
 			continue;
 		a = g0 + margin > lo ? g0 + margin : lo;
-		b = g1 - margin - PAGE < hi ? g1 - margin - PAGE : hi;
+		b = g1 - margin - 2 * PAGE < hi ? g1 - margin - 2 * PAGE : hi;
 		if (a >= b)
 			continue;
 		c = ip < a ? a : ip > b ? b : ip;
@@ -421,13 +452,20 @@ int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
 	uint8_t code[FASTSEARCH_MAX_WINDOW + 16];
 	struct proc_vma *v = NULL;
 	uint64_t args[6] = {0};
-	int64_t got;
+	int64_t got = -1;
 	ssize_t n;
 	long nv;
 	bool ok = false;
+	unsigned a, b, c, d;
 
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
+	/* lahf and sahf keep the flags: 64-bit mode has them where CPUID
+	 * says so (all but the first x86-64 processors) */
+	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(c & 1)) {
+		*why = "the processor has no lahf/sahf in 64-bit mode";
+		return -1;
+	}
 	*why = "the task's memory map cannot be read";
 	nv = proc_read_vmas(t->tid, false, &v);
 	if (nv < 0)
@@ -460,24 +498,31 @@ int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
 		return -1;
 	memcpy(f->orig, code, f->code.window);
 	args[0] = f->page;
-	args[1] = PAGE;
-	args[2] = PROT_READ | PROT_EXEC;
+	args[1] = 2 * PAGE;
+	args[2] = PROT_READ | PROT_WRITE;
 	args[3] = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE;
 	args[4] = (uint64_t)-1;
 	if (tracee_inject_syscall(t, 1, SYS_mmap, args, &got) < 0 ||
 	    (uint64_t)got != f->page) {
 		if (got >= 0 && (uint64_t)got != f->page) {
-			args[1] = PAGE; /* an old kernel placed it elsewhere */
+			/* an old kernel took the address as a hint */
 			args[0] = (uint64_t)got;
 			if (tracee_inject_syscall(t, 1, SYS_munmap, args,
 						  &got) < 0)
 				mrr_debug("pid %d: a page left mapped", t->tid);
 		}
-		*why = "the trampoline's page cannot be mapped";
+		*why = "the trampoline's pages cannot be mapped";
 		f->page = 0;
 		return -1;
 	}
+	/* the code page becomes read-only and executable: the data page
+	 * stays writable, the only memory the trampoline writes */
+	mem_digest_set_own_range(f->page, f->page + 2 * PAGE);
+	args[1] = PAGE;
+	args[2] = PROT_READ | PROT_EXEC;
 	if (tracee_write_all(t, f->page, f->code.bytes, f->code.len) < 0 ||
+	    tracee_inject_syscall(t, 1, SYS_mprotect, args, &got) < 0 ||
+	    got != 0 ||
 	    tracee_write_all(t, ip, f->code.patch, f->code.window) < 0) {
 		*why = "the trampoline cannot be written";
 		fastsearch_end(f, t);
@@ -503,11 +548,12 @@ uint64_t fastsearch_resume_at(const struct fastsearch *f)
 
 void fastsearch_end(struct fastsearch *f, struct tracee *t)
 {
-	uint64_t args[6] = {f->page, PAGE};
-	int64_t got;
+	uint64_t args[6] = {f->page, 2 * PAGE};
+	int64_t got = -1;
 
 	if (!f->page)
 		return;
+	mem_digest_set_own_range(0, 0);
 	if (tracee_write_all(t, f->ip, f->orig, f->code.window) < 0)
 		mrr_debug("pid %d: the code at 0x%llx not put back", t->tid,
 			  (unsigned long long)f->ip);

@@ -10,15 +10,16 @@
  * the trap are those at the point's instruction (only rip differs), so
  * the usual checks (stacks, memory digest) decide there.
  *
- * The trampoline keeps the program's flags and red zone: it steps rsp
- * 128 bytes down before it pushes the flags, so it writes 8 bytes below
- * the red zone, which no point hashes. The patch lives only while one
- * search runs (no other task of the process runs then), and the code and
- * the page are put back before the replay goes on. Instructions the copy
- * cannot run elsewhere (syscalls, loop/jrcxz, indirect calls, and a direct
- * call or a return before the patch's 5 bytes are covered) leave the
- * search as it was (a direct call is copied as a push of its own return
- * address and a jump). Not detectable: a jump from elsewhere to an
+ * The trampoline writes nothing in the program's memory, not even below
+ * its stack pointer (the bytes a frame leaves unwritten are part of later
+ * points' stack hashes): it keeps rax and the flags (lahf, seto) in a data
+ * page of its own after its code page, which the memory digests leave
+ * out. The patch lives only while one search runs (no other task of the
+ * process runs then), and the code and the pages are put back before the replay
+ * goes on. Instructions the copy cannot run elsewhere (syscalls, loop/jrcxz,
+ * indirect calls, and a direct call or a return before the patch's 5 bytes are
+ * covered) leave the search as it was (a direct call is copied as a push of its
+ * own return address and a jump). Not detectable: a jump from elsewhere to an
  * instruction inside the 5 bytes after the point's first one would run
  * the patch's displacement as code; the replay then faults or diverges
  * (reported), and only while the search runs. */
@@ -56,7 +57,8 @@ int fastsearch_build(const uint8_t *code, size_t n, uint64_t ip, uint64_t tramp,
 
 struct fastsearch {
 	uint64_t ip;
-	uint64_t page; /* the trampoline's page in the task */
+	uint64_t page; /* the trampoline's code page in the task, its data
+			* page after it */
 	uint8_t orig[FASTSEARCH_MAX_WINDOW];
 	struct fastsearch_code code;
 };

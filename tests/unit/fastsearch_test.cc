@@ -51,10 +51,10 @@ class FastSearch : public ::testing::Test
 		struct sigaction sa;
 
 		mem_ = static_cast<uint8_t *>(mmap(
-			nullptr, 2 * kPage, PROT_READ | PROT_WRITE | PROT_EXEC,
+			nullptr, 3 * kPage, PROT_READ | PROT_WRITE | PROT_EXEC,
 			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
 		ASSERT_NE(mem_, MAP_FAILED);
-		memset(mem_, 0xcc, 2 * kPage);
+		memset(mem_, 0xcc, 3 * kPage);
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = OnTrap;
 		sa.sa_flags = SA_SIGINFO;
@@ -64,7 +64,7 @@ class FastSearch : public ::testing::Test
 	void TearDown() override
 	{
 		sigaction(SIGTRAP, &old_, nullptr);
-		munmap(mem_, 2 * kPage);
+		munmap(mem_, 3 * kPage);
 	}
 	// Copies code to the first page, patches the point at offset ip_off
 	// with a trampoline in the second page comparing rdi with want_rdi
@@ -126,6 +126,38 @@ TEST_F(FastSearch, RipRelativeLoadAndRegisterFilter)
 	EXPECT_EQ(g_trap.rdi_seen, 1u);
 	EXPECT_EQ(Call(2), 333u);
 	EXPECT_EQ(g_trap.hits, 1);
+}
+
+// The trampoline writes nothing in the program's memory: a frame's bytes
+// below the stack pointer outlive the search in the stacks of later
+// points (pushing the flags below the red zone made stress-ng judy's
+// replay miss a point). The patched function runs on a stack of its own,
+// filled with a pattern that must be intact after it, but for the return
+// address.
+TEST_F(FastSearch, WritesNothingBelowTheStackPointer)
+{
+	// lea rax, [rip + 0x20]; mov rax, [rax + rdi*8]; ret
+	uint8_t code[0x27 + 8] = {0x48, 0x8d, 0x05, 0x20, 0x00, 0x00,
+				  0x00, 0x48, 0x8b, 0x04, 0xf8, 0xc3};
+	// push rbp; mov rbp, rsp; mov rsp, rdx; mov rax, rdi; mov rdi, rsi;
+	// call rax; mov rsp, rbp; pop rbp; ret
+	static const uint8_t on_stack[] = {
+		0x55, 0x48, 0x89, 0xe5, 0x48, 0x89, 0xd4, 0x48, 0x89, 0xf8,
+		0x48, 0x89, 0xf7, 0xff, 0xd0, 0x48, 0x89, 0xec, 0x5d, 0xc3};
+	static uint8_t stack[8192] __attribute__((aligned(16)));
+	const uint64_t data = 77, never = 12345;
+
+	memcpy(code + 0x27, &data, sizeof(data));
+	ASSERT_TRUE(Patch(code, sizeof(code), 0, &never)) << why_;
+	memcpy(mem_ + 2048, on_stack, sizeof(on_stack));
+	memset(stack, 0x5a, sizeof(stack));
+	auto run = reinterpret_cast<uint64_t (*)(void *, uint64_t, void *)>(
+		mem_ + 2048);
+	EXPECT_EQ(run(mem_, 0, stack + sizeof(stack)), 77u);
+	EXPECT_EQ(g_trap.hits, 0);
+	for (size_t i = 0; i < sizeof(stack) - 8; i++)
+		ASSERT_EQ(stack[i], 0x5a) << "byte " << sizeof(stack) - i
+					  << " below the stack's top";
 }
 
 TEST_F(FastSearch, JccKeepsTheFlagsSetBeforeThePoint)
