@@ -25,6 +25,10 @@
 #define SAVE_RAX   0
 #define SAVE_FLAGS 8
 #define PAGE	   4096ull
+/* Bytes of code before and after the patch looked through for jumps
+ * into it. */
+#define JUMP_SCAN_BEFORE 512
+#define JUMP_SCAN_AFTER	 2048
 /* The end of the user address space (47-bit): the gap under the stack,
  * above the libraries, is often the only one near them. */
 #define USER_TOP 0x7ffffffff000ull
@@ -405,6 +409,72 @@ out:
 	return ret;
 }
 
+/* Whether the relative jump or call in that leads into (ip, ip + window)
+ * (target set), for fastsearch_jumps_into. */
+static bool lands_inside(const cs_insn *in, uint64_t ip, unsigned window)
+{
+	const cs_x86 *x = &in->detail->x86;
+	uint64_t target;
+
+	if (!(in_group(in, CS_GRP_JUMP) || in_group(in, CS_GRP_CALL)) ||
+	    x->op_count != 1 || x->operands[0].type != X86_OP_IMM)
+		return false;
+	target = (uint64_t)x->operands[0].imm;
+	return target > ip && target < ip + window;
+}
+
+bool fastsearch_jumps_into(const uint8_t *code, size_t n, uint64_t base,
+			   uint64_t ip, unsigned window)
+{
+	bool found = false;
+	cs_insn *in;
+	csh h;
+
+	if (ip < base || ip + window > base + n ||
+	    cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return true; /* cannot tell: as if one did */
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(h);
+	if (!in) {
+		cs_close(&h);
+		return true;
+	}
+	/* after the window: the loops whose head the patch would cover
+	 * jump back from there (decoding goes on past bytes that do not
+	 * decode, one at a time) */
+	for (uint64_t at = ip + window; at < base + n && !found;) {
+		const uint8_t *p = code + (at - base);
+		size_t left = base + n - at;
+		uint64_t addr = at;
+
+		if (!cs_disasm_iter(h, &p, &left, &addr, in)) {
+			at++;
+			continue;
+		}
+		found = lands_inside(in, ip, window);
+		at = addr;
+	}
+	/* before ip: the first start within 64 bytes of the buffer's
+	 * start whose decoding falls in step with ip (x86 decoding finds
+	 * its step again after a few instructions) */
+	for (uint64_t s = base; s < base + 64 && s < ip && !found; s++) {
+		const uint8_t *p = code + (s - base);
+		size_t left = ip - s;
+		uint64_t addr = s;
+		bool hit = false;
+
+		while (addr < ip && cs_disasm_iter(h, &p, &left, &addr, in))
+			hit = hit || lands_inside(in, ip, window);
+		if (addr == ip) {
+			found = hit;
+			break;
+		}
+	}
+	cs_free(in, 1);
+	cs_close(&h);
+	return found;
+}
+
 /* A page within reach of ip (a rel32 from it, with room for what the
  * copied code addresses) in a gap of the address space, away from its
  * neighbours (a stack below them may grow), nearest to ip; 0 when none. */
@@ -446,6 +516,25 @@ static uint64_t free_page_near(const struct proc_vma *v, long nv, uint64_t ip)
 	return best;
 }
 
+/* Reads the code around the window at ip (within its mapping [lo, hi))
+ * and looks for jumps into it: a jump there would run the patch's
+ * displacement as code. True also when it cannot be read. */
+static bool jumps_near(struct tracee *t, uint64_t ip, unsigned window,
+		       uint64_t lo, uint64_t hi)
+{
+	static uint8_t
+		buf[JUMP_SCAN_BEFORE + FASTSEARCH_MAX_WINDOW + JUMP_SCAN_AFTER];
+	uint64_t base = ip - lo > JUMP_SCAN_BEFORE ? ip - JUMP_SCAN_BEFORE : lo;
+	uint64_t end = ip + window + JUMP_SCAN_AFTER;
+	ssize_t n;
+
+	if (end > hi)
+		end = hi;
+	n = tracee_read(t, base, buf, end - base);
+	return n < (ssize_t)(ip + window - base) ||
+	       fastsearch_jumps_into(buf, (size_t)n, base, ip, window);
+}
+
 int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
 		     const uint64_t *regs, uint64_t mask, const char **why)
 {
@@ -457,6 +546,7 @@ int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
 	long nv;
 	bool ok = false;
 	unsigned a, b, c, d;
+	uint64_t vma_lo = 0, vma_hi = 0;
 
 	memset(f, 0, sizeof(*f));
 	f->ip = ip;
@@ -475,6 +565,8 @@ int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
 			/* a shared mapping's code is other processes' too */
 			ok = !v[i].shared && (v[i].prot & PROT_EXEC) &&
 			     ip + FASTSEARCH_MAX_WINDOW <= v[i].end;
+			vma_lo = v[i].start;
+			vma_hi = v[i].end;
 			break;
 		}
 	f->page = ok ? free_page_near(v, nv, ip) : 0;
@@ -497,6 +589,10 @@ int fastsearch_begin(struct fastsearch *f, struct tracee *t, uint64_t ip,
 			     why) < 0)
 		return -1;
 	memcpy(f->orig, code, f->code.window);
+	if (jumps_near(t, ip, f->code.window, vma_lo, vma_hi)) {
+		*why = "a jump nearby leads into the bytes the patch covers";
+		return -1;
+	}
 	args[0] = f->page;
 	args[1] = 2 * PAGE;
 	args[2] = PROT_READ | PROT_WRITE;

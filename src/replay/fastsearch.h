@@ -55,6 +55,14 @@ int fastsearch_build(const uint8_t *code, size_t n, uint64_t ip, uint64_t tramp,
 		     const uint64_t *regs, uint64_t mask,
 		     struct fastsearch_code *out, const char **why);
 
+/* Whether a relative jump or call in code (n bytes at address base, which
+ * hold ip and the window after it) leads into (ip, ip + window): one after
+ * the window (a loop whose head the patch would cover jumps back there), or
+ * one before ip found by decoding from the first of the 64 starts at base
+ * that falls in step with ip. True when it cannot tell. */
+bool fastsearch_jumps_into(const uint8_t *code, size_t n, uint64_t base,
+			   uint64_t ip, unsigned window);
+
 struct fastsearch {
 	uint64_t ip;
 	uint64_t page; /* the trampoline's code page in the task, its data

@@ -253,3 +253,52 @@ TEST_F(FastSearch, StopMapsTheTrapBackToThePoint)
 }
 
 } // namespace
+
+namespace
+{
+
+// A loop whose head comes right after the point's instruction: the patch
+// would cover the head, and the loop's jump back would land in its
+// displacement (stress-ng sparsematrix diverged so).
+TEST(FastSearchJumps, LoopHeadInsideThePatch)
+{
+	// ip: mov eax, [rdi] (2 bytes: 8b 07); head: add eax, 1 (83 c0 01);
+	// cmp eax, esi (39 f0); jb head (72 f9); ret
+	const uint8_t code[] = {0x8b, 0x07, 0x83, 0xc0, 0x01,
+				0x39, 0xf0, 0x72, 0xf9, 0xc3};
+	const uint64_t base = 0x401000;
+
+	EXPECT_TRUE(fastsearch_jumps_into(code, sizeof(code), base, base, 5));
+	// with the point at the head itself, the jump lands on ip: fine
+	EXPECT_FALSE(
+		fastsearch_jumps_into(code, sizeof(code), base, base + 2, 5));
+}
+
+TEST(FastSearchJumps, JumpFromBeforeIntoThePatch)
+{
+	// jmp +1 (eb 01, to ip + 1); [ip] nop; nop; mov eax, 1 (b8 01 00 00
+	// 00); ret
+	const uint8_t code[] = {0xeb, 0x01, 0x90, 0x90, 0xb8,
+				0x01, 0x00, 0x00, 0x00, 0xc3};
+	const uint64_t base = 0x401000;
+
+	// jmp at base lands at base + 3: inside (base + 2, base + 2 + 7)
+	EXPECT_TRUE(
+		fastsearch_jumps_into(code, sizeof(code), base, base + 2, 7));
+	EXPECT_FALSE(
+		fastsearch_jumps_into(code, sizeof(code), base, base + 3, 6));
+}
+
+TEST(FastSearchJumps, StraightCodeHasNone)
+{
+	uint8_t code[64];
+
+	memset(code, 0x90, sizeof(code));
+	EXPECT_FALSE(fastsearch_jumps_into(code, sizeof(code), 0x401000,
+					   0x401010, 5));
+	// ip outside the bytes given: cannot tell
+	EXPECT_TRUE(fastsearch_jumps_into(code, sizeof(code), 0x401000,
+					  0x402000, 5));
+}
+
+} // namespace
