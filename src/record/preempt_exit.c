@@ -103,6 +103,24 @@ static int pick_exit(struct rtask *t, struct rec_preempt *p,
 	return 0;
 }
 
+/* Makes anchor i, at loop exit ex, the task's exit anchor (how: what the
+ * debug line says of it). */
+static void serve_exit(struct rtask *t, struct rec_preempt *p, int i,
+		       const struct loop_exit *ex,
+		       const struct user_regs_struct *regs, const char *how)
+{
+	p->exit_idx = i;
+	p->exit_anchor[i] = true;
+	p->exit_aside[i] = false;
+	p->exit_lo = ex->lo;
+	pre_exit_set++;
+	mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) %s, at rip "
+		  "0x%llx",
+		  t->t.tid, (unsigned long long)ex->addr,
+		  (unsigned long long)ex->lo, how,
+		  (unsigned long long)regs->rip);
+}
+
 void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 		    const struct user_regs_struct *regs)
 {
@@ -202,14 +220,8 @@ void pre_exit_judge(struct rtask *t, struct rec_preempt *p,
 	p->exit_idx = find_anchor(p, ex.addr);
 	if (p->exit_idx < 0)
 		p->exit_idx = pre_new_anchor(p, ex.addr, false);
-	p->exit_anchor[p->exit_idx] = true;
-	p->exit_aside[p->exit_idx] = false;
-	p->exit_lo = ex.lo;
-	pre_exit_set++;
-	mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) counts instead "
-		  "of hot anchors, at rip 0x%llx",
-		  t->t.tid, (unsigned long long)ex.addr,
-		  (unsigned long long)ex.lo, (unsigned long long)regs->rip);
+	serve_exit(t, p, p->exit_idx, &ex, regs,
+		   "counts instead of hot anchors");
 }
 
 bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
@@ -230,17 +242,8 @@ bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
 		 * at it is counted, not searched among the runs of its loop
 		 * (stress-ng prefetch alternates two loops: each point at an
 		 * exit was searched, with a memory digest of 270 MB) */
-		p->exit_idx = i;
-		p->exit_anchor[i] = true;
-		p->exit_aside[i] = false;
-		p->exit_lo = ex.lo;
+		serve_exit(t, p, i, &ex, regs, "serves again");
 		p->exit_fresh = false;
-		pre_exit_set++;
-		mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) serves "
-			  "again, at rip 0x%llx",
-			  t->t.tid, (unsigned long long)ex.addr,
-			  (unsigned long long)ex.lo,
-			  (unsigned long long)regs->rip);
 		return true;
 	}
 	if (i >= 0)
@@ -250,14 +253,7 @@ bool pre_exit_enter(struct rtask *t, struct rec_preempt *p,
 		pre_remove_anchor(p, i);
 		return false;
 	}
-	p->exit_idx = i;
-	p->exit_anchor[i] = true;
-	p->exit_lo = ex.lo;
+	serve_exit(t, p, i, &ex, regs, "serves");
 	p->exit_fresh = true;
-	pre_exit_set++;
-	mrr_debug("pid %d: loop exit 0x%llx (loop from 0x%llx) serves, at rip "
-		  "0x%llx",
-		  t->t.tid, (unsigned long long)ex.addr,
-		  (unsigned long long)ex.lo, (unsigned long long)regs->rip);
 	return true;
 }
